@@ -207,6 +207,8 @@ export interface Operations {
   /** A page of the account's bet ids; `offset` counts bets from the newest. */
   'casino.history': { input: { offset: number; limit: number }; result: HistoryPage };
   'casino.audit': { input: { betId: string }; result: AuditedBet };
+  /** The target's own check of one bet: `verified` null while its seed is hidden. */
+  'casino.verify': { input: { betId: string }; result: { verified: boolean | null } };
   'casino.withdraw': {
     input: { amountMicro: Micro; address: string };
     result: { status: string | null; balanceAfterMicro: Micro | null };
@@ -391,6 +393,7 @@ export const OPERATION_NAMES = [
   'casino.seeds',
   'casino.history',
   'casino.audit',
+  'casino.verify',
   'casino.withdraw',
   'casino.tournament-create',
   'casino.challenge',

@@ -19,6 +19,7 @@ export const DRAWN_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationNam
   'casino.bet',
   'casino.batch',
   'casino.audit',
+  'casino.verify',
   'casino.rotate',
   'casino.seeds',
   'casino.deal',
@@ -127,6 +128,21 @@ function compareBatch(
   return differences;
 }
 
+/** The target's own check of its bet: whatever it drew, it must not find its own bet false. */
+function verifiedOwnBet(live: OperationResult<'casino.verify'>): ResultDifference[] {
+  return live.verified === false
+    ? [
+        {
+          kind: 'rule',
+          field: 'verified',
+          expected: true,
+          seen: false,
+          note: "the target's own verification fails its bet",
+        },
+      ]
+    : [];
+}
+
 /** Both answers accepted: what must hold whatever the target drew. */
 export function compareDrawn(
   op: OperationName,
@@ -140,6 +156,7 @@ export function compareDrawn(
     return compareBet((recorded as AuditedBet).bet, (live as AuditedBet).bet, 'bet.', bindings);
   if (op === 'casino.batch')
     return compareBatch(recorded as OperationResult<'casino.batch'>, live as OperationResult<'casino.batch'>, bindings);
+  if (op === 'casino.verify') return verifiedOwnBet(live as OperationResult<'casino.verify'>);
   // A rotation, a seed list, a deal: the target's own seeds and cards; nothing holds across draws.
   return [];
 }

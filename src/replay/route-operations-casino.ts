@@ -1,7 +1,8 @@
 /**
  * The casino's recorded routes as afp operations (route-operations.ts's rows, one file for the
  * casino): every style A game and style B's bet are `casino.bet`, the batch `casino.batch`, and the
- * balance, seed rotation, seed list, a bet's audit and the withdrawal their own operations. Why: a
+ * balance, seed rotation, seed list, a bet's audit and verification and the withdrawal their own
+ * operations. Why: a
  * recording's casino traffic is most of a casino scenario, and a deployment offers all of it
  * (DEPLOYED.md §2); a replay that skipped it reached a casino only through its registrations.
  *
@@ -99,5 +100,9 @@ export const CASINO_ROUTE_OPERATIONS: readonly AnyRouteOperation[] = [
   row('casino.A.fairness.rotate', 'casino.rotate', () => ({})),
   row('casino.A.fairness.seeds', 'casino.seeds', () => ({})),
   row('casino.A.fairness.audit', 'casino.audit', auditInput),
+  row('casino.A.fairness.verify', 'casino.verify', (call, ids) => {
+    const betId = isObject(call.body) ? call.body['bet_id'] : undefined;
+    return typeof betId === 'string' && betId !== '' ? { betId: ids.bet(betId) } : null;
+  }),
   row('casino.A.withdraw', 'casino.withdraw', withdrawInput),
 ];

@@ -6,7 +6,8 @@
  * client_seed, nonce, result_hash, seed_revealed } }`. The audit answer carries no parameters:
  * the fairness scheme recovers them from `result` (FairnessScheme.paramsOf). A hidden seed reads
  * "[hidden until seed rotation]". Fields are read under the deployment's names, each recorded as a
- * documented rename of afp's style A answer.
+ * documented rename of afp's style A answer. `POST /api/v1/fairness/verify {bet_id}` (§2.7): while
+ * the seed is active `{status: "seed_not_yet_revealed", …}`, once revealed `{verified, …}`.
  */
 import { row, type DialectTable } from '../dialect.ts';
 import { displayPlaces } from '../../documented-rules.ts';
@@ -17,6 +18,22 @@ import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 export const DEPLOYED_HISTORY_LIMIT_MAX = 200;
 
 export const CASINO_AUDIT_DEPLOYED: DialectTable = {
+  'casino.verify': row('casino.verify', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: deployedPath('casino.deployed.fairness.verify'),
+      body: { bet_id: input.betId },
+      auth: true,
+    }),
+    read: (reader) => {
+      reader.knows('bet_id', 'server_seed_hash', 'client_seed', 'nonce', 'result_hash', 'message', 'note');
+      reader.knows('game', 'result', 'won', 'amount_bet', 'amount_won', 'proof', 'how_to_verify_yourself');
+      // While the seed is active the answer has a status and no `verified` (DEPLOYED.md §2.7).
+      if (reader.has('status') && reader.string('status') === 'seed_not_yet_revealed') return { verified: null };
+      return { verified: reader.boolean('verified', { optional: true }) };
+    },
+  }),
   'casino.history': row('casino.history', {
     request: (input) => ({
       service: 'casino',

@@ -5,18 +5,35 @@
  * trail is style A's `GET /api/v1/fairness/audit/{betId}` (its body is afp's: the documents do not
  * show it), which carries the parameters as sent, the proof, the recorded result and multiplier,
  * and the server seed once revealed.
+ * A bet's verification is style A's `POST /api/v1/fairness/verify {bet_id}` (`verified` null while
+ * the seed is hidden), the same request a deployment takes (its path from the one wire table).
  * Paging: the operation's offset is turned into B's page number; an offset off a page boundary
  * drops the page's leading bets it already covers.
  */
 import { row, type DialectTable } from '../dialect.ts';
 import { casinoAuditRow } from '../casino-rows.ts';
 import { readBetIds } from '../history-answer.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 export const B_HISTORY_LIMIT_MAX = 100;
 
 const pageLimit = (limit: number): number => Math.max(1, Math.min(limit, B_HISTORY_LIMIT_MAX));
 
 export const CASINO_AUDIT_A: DialectTable = {
+  'casino.verify': row('casino.verify', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: deployedPath('casino.deployed.fairness.verify'),
+      body: { bet_id: input.betId },
+      auth: true,
+    }),
+    read: (reader) => {
+      reader.knows('bet_id', 'game', 'status', 'mismatches', 'server_seed_hash', 'server_seed', 'client_seed', 'nonce');
+      reader.knows('result_hash', 'hmac_messages', 'recorded', 'recomputed', 'revealed_at');
+      return { verified: reader.boolean('verified', { optional: true }) };
+    },
+  }),
   'casino.history': row('casino.history', {
     base: 'api',
     request: (input) => {
