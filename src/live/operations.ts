@@ -227,6 +227,13 @@ export interface Operations {
     /** `prizePoolMicro`: the pool the answer states, where it does. */
     result: { tournamentId: string; prizePoolMicro: Micro | null };
   };
+  /** The caller enters a tournament (its entry fee joins the pool). */
+  'casino.tournament-enter': { input: { tournamentId: string }; result: { tournamentId: string } };
+  /** A bet of the tournament's game, placed in the tournament (`params` by the documents' names). */
+  'casino.tournament-play': {
+    input: { tournamentId: string; amountMicro: Micro; clientSeed: string; params: JsonObject };
+    result: LiveBet;
+  };
   /** A challenge to another agent: the caller's stake of `amountMicro` on `game`. */
   'casino.challenge': {
     input: { challengedId: string; game: string; amountMicro: Micro };
@@ -396,6 +403,8 @@ export const OPERATION_NAMES = [
   'casino.verify',
   'casino.withdraw',
   'casino.tournament-create',
+  'casino.tournament-enter',
+  'casino.tournament-play',
   'casino.challenge',
   'casino.challenge-accept',
   'faucet.register',

@@ -17,6 +17,7 @@ import type { ResultDifference } from './operation-diff.ts';
 /** Operations whose result the target draws (or reveals) by its own seeds. */
 export const DRAWN_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'casino.bet',
+  'casino.tournament-play',
   'casino.batch',
   'casino.audit',
   'casino.verify',
@@ -150,7 +151,7 @@ export function compareDrawn(
   live: unknown,
   bindings: Bindings,
 ): ResultDifference[] {
-  if (op === 'casino.bet' || op === 'casino.draw')
+  if (op === 'casino.bet' || op === 'casino.draw' || op === 'casino.tournament-play')
     return compareBet(recorded as LiveBet, live as LiveBet, '', bindings);
   if (op === 'casino.audit')
     return compareBet((recorded as AuditedBet).bet, (live as AuditedBet).bet, 'bet.', bindings);

@@ -50,6 +50,7 @@ export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set([
   'orderId',
   'positionId',
   'domainId',
+  'tournamentId',
   'owner',
   'txHash',
   'depositAddress',

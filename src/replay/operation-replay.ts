@@ -172,6 +172,7 @@ export class OperationReplay {
       return this.bindings.live(escrowId) ?? escrowId;
     },
     bet: (betId) => this.bindings.live(betId) ?? betId,
+    tournament: (tournamentId) => this.bindings.live(tournamentId) ?? tournamentId,
     order: (orderId) => {
       const orphanedAt = this.orphans.get(orderId);
       if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);

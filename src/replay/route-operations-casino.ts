@@ -1,8 +1,8 @@
 /**
  * The casino's recorded routes as afp operations (route-operations.ts's rows, one file for the
  * casino): every style A game and style B's bet are `casino.bet`, the batch `casino.batch`, and the
- * balance, seed rotation, seed list, a bet's audit and verification and the withdrawal their own
- * operations. Why: a
+ * balance, seed rotation, seed list, a bet's audit and verification, the withdrawal, and a
+ * tournament's creation, entry and play their own operations. Why: a
  * recording's casino traffic is most of a casino scenario, and a deployment offers all of it
  * (DEPLOYED.md §2); a replay that skipped it reached a casino only through its registrations.
  *
@@ -76,6 +76,35 @@ function styleBBet(call: RecordedCall): OperationInput<'casino.bet'> | null {
   return betOf(STYLE_B_GAMES[game] ?? game, call.body, call.answer);
 }
 
+function tournamentOf(call: RecordedCall, ids: IdTranslation): string | null {
+  const id = call.params['id'];
+  return id === undefined || id === '' ? null : ids.tournament(id);
+}
+
+function playInput(call: RecordedCall, ids: IdTranslation): OperationInput<'casino.tournament-play'> | null {
+  const tournamentId = tournamentOf(call, ids);
+  const bet = betOf('', call.body, call.answer);
+  if (tournamentId === null || bet === null) return null;
+  return { tournamentId, amountMicro: bet.amountMicro, clientSeed: bet.clientSeed, params: bet.params };
+}
+
+/** An instant as the documents write it (ISO 8601) in ms; null when it is none. */
+function instantMs(value: unknown): number | null {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) ? ms : null;
+}
+
+function createInput(call: RecordedCall): OperationInput<'casino.tournament-create'> | null {
+  const body = isObject(call.body) ? call.body : {};
+  const [name, game, maxAgents] = [body['name'], body['game'], body['max_agents']];
+  const entryFeeMicro = stake(body['entry_fee']);
+  const prizePoolMicro = stake(body['prize_pool']);
+  const [startsAtMs, endsAtMs] = [instantMs(body['starts_at']), instantMs(body['ends_at'])];
+  if (typeof name !== 'string' || typeof game !== 'string' || typeof maxAgents !== 'number') return null;
+  if (entryFeeMicro === null || prizePoolMicro === null || startsAtMs === null || endsAtMs === null) return null;
+  return { name, game, entryFeeMicro, prizePoolMicro, maxAgents, startsAtMs, endsAtMs };
+}
+
 function withdrawInput(call: RecordedCall): OperationInput<'casino.withdraw'> | null {
   const amountMicro = isObject(call.body) ? stake(call.body['amount']) : null;
   const address = isObject(call.body) ? call.body['address'] : undefined;
@@ -105,4 +134,10 @@ export const CASINO_ROUTE_OPERATIONS: readonly AnyRouteOperation[] = [
     return typeof betId === 'string' && betId !== '' ? { betId: ids.bet(betId) } : null;
   }),
   row('casino.A.withdraw', 'casino.withdraw', withdrawInput),
+  row('casino.A.tournaments.create', 'casino.tournament-create', createInput),
+  row('casino.A.tournaments.enter', 'casino.tournament-enter', (call, ids) => {
+    const tournamentId = tournamentOf(call, ids);
+    return tournamentId === null ? null : { tournamentId };
+  }),
+  row('casino.A.tournaments.play', 'casino.tournament-play', playInput),
 ];

@@ -26,6 +26,8 @@ export interface IdTranslation {
   bet(betId: string): string;
   /** A recorded order id → the target's (the order id itself when unbound). */
   order(orderId: string): string;
+  /** A recorded tournament id → the target's (the id itself when unbound). */
+  tournament(tournamentId: string): string;
   /** A domain name → the live domain id the target issued when the replay registered it (null when none). */
   domain(name: string): string | null;
   /** A recorded wallet address → the live one the replay's created wallet has (the address itself when unbound). */

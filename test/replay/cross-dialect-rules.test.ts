@@ -63,6 +63,7 @@ describe('what afp cannot ask of a target', () => {
     escrow: (id) => id,
     bet: (id) => id,
     order: (id) => id,
+    tournament: (id) => id,
     domain: () => null,
     address: (address) => address,
     walletKey: () => null,

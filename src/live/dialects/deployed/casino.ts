@@ -15,6 +15,7 @@ import { row, type DialectTable, type OperationRow, type WireRequest } from '../
 import type { LiveBet, OperationInput } from '../../operations.ts';
 import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
 import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
+import { tournamentEnterRow, tournamentPlayRow } from '../casino-tournament-rows.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
@@ -164,6 +165,8 @@ export const CASINO_DEPLOYED: DialectTable = {
     instant: (ms) => Math.floor(ms / 1000),
     known: ['name', 'game', 'entry_fee', 'max_agents', 'starts_at', 'ends_at', 'status', 'message'],
   }),
+  'casino.tournament-enter': tournamentEnterRow(),
+  'casino.tournament-play': tournamentPlayRow(PAID_PLACES),
   'casino.challenge': challengeRow(['challenger_id', 'challenged_id', 'game', 'amount', 'message', 'note']),
   'casino.challenge-accept': challengeAcceptRow({
     payout: 'payout_to_winner',

@@ -13,6 +13,7 @@ import { readHand } from '../card-answer.ts';
 import { row, type DialectTable, type WireRequest } from '../dialect.ts';
 import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
 import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
+import { tournamentEnterRow, tournamentPlayRow } from '../casino-tournament-rows.ts';
 import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 /** A game's style A path ("coin-flip"); an unknown game keeps its own name. */
@@ -161,6 +162,8 @@ export const CASINO_A: DialectTable = {
     instant: (ms) => new Date(ms).toISOString(),
     known: TOURNAMENT_FIELDS_A,
   }),
+  'casino.tournament-enter': tournamentEnterRow(),
+  'casino.tournament-play': tournamentPlayRow(null),
   'casino.challenge': challengeRow(CHALLENGE_FIELDS_A),
   'casino.challenge-accept': challengeAcceptRow({ payout: 'payout', known: [...CHALLENGE_FIELDS_A, 'new_balance'] }),
   'casino.withdraw': casinoWithdrawRow([
