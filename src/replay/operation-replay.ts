@@ -35,7 +35,6 @@
  * Stops (returned, exit 4 in the CLI): the target unreachable, or its 429s outlasting the deadline.
  * No timers here: `beforeSend` (pacing, clock sync) is injected, and the LiveSession holds the clock.
  */
-import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
@@ -43,7 +42,6 @@ import type { Deadline } from '../audit/live-target.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';
-import { fundLiveAccount } from '../live/live-account.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
 import type { EscrowView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
 import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
@@ -57,6 +55,7 @@ import { accountService, ReplayServiceAccounts } from './service-accounts-replay
 import { ReplayWallets } from './wallet-replay.ts';
 import { ReplayDivergence } from './replay-divergence.ts';
 import { ReplayConsequences } from './replay-consequences.ts';
+import { forwardedFrom, ReplayFunding } from './replay-funding.ts';
 import {
   bearerOf,
   clip,
@@ -157,6 +156,8 @@ export class OperationReplay {
   private readonly creators = new Map<string, string>();
   /** Balances, escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
   private readonly divergence = new ReplayDivergence();
+  /** Funding the target's way what the recording was credited otherwise (replay-funding.ts). */
+  private readonly funding: ReplayFunding;
   /** Which differences an earlier cause explains (replay-consequences.ts). */
   private readonly explained = new ReplayConsequences(this.divergence);
   /** Recorded agent → its own key on a wallet that refused its platform key (at most FOLLOWED_MAX.walletKeys). */
@@ -196,6 +197,7 @@ export class OperationReplay {
     // No key in a report: a re-signed wallet send's reproduce line shows the key redacted, as the record does.
     this.options = { ...options, curlOf: secretFreeCurl(options.curlOf) };
     this.wallets = new ReplayWallets(options.session);
+    this.funding = new ReplayFunding(options, this.divergence);
     this.serviceAccounts = new ReplayServiceAccounts({
       session: options.session,
       clock: options.clock,
@@ -397,19 +399,8 @@ export class OperationReplay {
       });
     }
     const notOffered = this.options.session.offers(row.op);
-    if (notOffered !== null) {
-      if (isRegistration(row.op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
-      const substitute =
-        this.options.session.offers('escrow.get') === null ? substituteReads(row.op, input, recorded) : null;
-      if (substitute !== null) return this.replayByReads(exchange, { routeId, op: row.op, service, input }, substitute);
-      this.leftBySkip(exchange, routeId, row.op, input, notOffered);
-      return this.skip(exchange, {
-        id: `replay:skipped:not-offered:${row.op}`,
-        kind: 'shape',
-        title: `${row.op}: ${notOffered}; recorded ${routeId} exchanges are not replayed`,
-        evidence: `${request.method} ${request.path}`,
-      });
-    }
+    if (notOffered !== null)
+      return this.notOffered(exchange, { routeId, op: row.op, service, input }, recorded, notOffered);
     const serviceAccount =
       own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
     let liveKey =
@@ -527,11 +518,11 @@ export class OperationReplay {
       this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined)
-      await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
+      await this.funding.creditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
     if (isRegistration(row.op) && recorded.kind === 'ok' && live.kind === 'ok') {
       const registered = live.value as OperationResult<'casino.register'>;
       const recordedId = (recorded.value as Partial<OperationResult<'casino.register'>>).agentId;
-      if (typeof recordedId === 'string') await this.startingDeposit(exchange, routeId, recordedId, registered);
+      if (typeof recordedId === 'string') await this.funding.startingDeposit(exchange, routeId, recordedId, registered);
     }
     return null;
   }
@@ -613,35 +604,6 @@ export class OperationReplay {
   }
 
   /**
-   * Across dialects, a credit the recording got by its style's rule (a B grant, a B daily claim)
-   * and the target's rule did not give is funded the target's way, so the agent's later amounts
-   * stay comparable.
-   */
-  private async fundCreditDifference(
-    exchange: RecordedExchange,
-    routeId: string,
-    call: { op: OperationName; input: OperationInput<OperationName>; liveKey: string | null },
-    recorded: ReadOutcome<unknown>,
-    live: ReadOutcome<unknown>,
-  ): Promise<void> {
-    const creditOf = (outcome: ReadOutcome<unknown>): Micro =>
-      outcome.kind === 'ok' ? ((outcome.value as { creditedMicro?: Micro | null }).creditedMicro ?? 0n) : 0n;
-    const missingMicro = creditOf(recorded) - creditOf(live);
-    if (missingMicro <= 0n) return;
-    const registered =
-      call.op === 'faucet.register' && live.kind === 'ok' ? (live.value as OperationResult<'faucet.register'>) : null;
-    const agentId = registered?.agentId ?? (call.input as { agentId?: string }).agentId ?? null;
-    const apiKey = registered?.apiKey ?? call.liveKey;
-    if (agentId === null || apiKey === null) return;
-    await this.fund(exchange, routeId, { agentId, apiKey }, missingMicro);
-  }
-
-  /**
-   * A refusal for want of funds (or an acceptance the recording refused for want of them) by an
-   * agent whose balance already left the recording's is a consequence, not a new fault: info,
-   * naming the first cause.
-   */
-  /**
    * An exchange naming an escrow or an order the target did not create (its creation was refused
    * there): sent all the same with the recorded id, which the target never issued, so its answer
    * (a refusal) is that refusal's consequence (info, `orphanCause`). Skipped only where the recorded
@@ -669,6 +631,29 @@ export class OperationReplay {
       kind: 'rule',
       title: `${op}: exchanges naming an escrow or an order the target did not create, by an id the target issued for another, are not replayed (the exchange that created it in the recording was refused; its finding says why)`,
       evidence: `${routeId} names the ${orphan.kind} of seq ${orphan.seq}`,
+    });
+  }
+
+  /**
+   * An operation the target's dialect does not offer: a registration is made the target's way,
+   * what its escrow reads can ask is asked so (read-substitutes.ts), the rest is skipped with why.
+   */
+  private notOffered(
+    exchange: RecordedExchange,
+    sent: { routeId: string; op: OperationName; service: ServiceName; input: OperationInput<OperationName> },
+    recorded: ReadOutcome<OperationResult<OperationName>>,
+    notOffered: string,
+  ): Promise<string | null> | null {
+    const { routeId, op, input } = sent;
+    if (isRegistration(op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
+    const substitute = this.options.session.offers('escrow.get') === null ? substituteReads(op, input, recorded) : null;
+    if (substitute !== null) return this.replayByReads(exchange, sent, substitute);
+    this.leftBySkip(exchange, routeId, op, input, notOffered);
+    return this.skip(exchange, {
+      id: `replay:skipped:not-offered:${op}`,
+      kind: 'shape',
+      title: `${op}: ${notOffered}; recorded ${routeId} exchanges are not replayed`,
+      evidence: `${exchange.request.method} ${exchange.request.path}`,
     });
   }
 
@@ -907,9 +892,7 @@ export class OperationReplay {
    * registrations through where one client's would meet it (prober 67c).
    */
   private forwarded(exchange: RecordedExchange): { forwardedFor?: string } {
-    if (this.options.session.target.freshClientAddresses !== true) return {};
-    const forwardedFor = exchange.request.headers['x-forwarded-for'];
-    return forwardedFor === undefined ? {} : { forwardedFor };
+    return forwardedFrom(this.options.session, exchange);
   }
 
   /** A send the dialect could not express: not counted as sent. */
@@ -1026,94 +1009,9 @@ export class OperationReplay {
     if (typeof value.agentId === 'string') this.bindings.bind(value.agentId, live.agentId);
     if (typeof value.apiKey === 'string') this.bindings.bind(value.apiKey, live.apiKey);
     const credited = value.creditedMicro ?? 0n;
-    if (credited > 0n) await this.fund(exchange, routeId, live, credited);
-    if (typeof value.agentId === 'string') await this.startingDeposit(exchange, routeId, value.agentId, live);
+    if (credited > 0n) await this.funding.fund(exchange, routeId, live, credited);
+    if (typeof value.agentId === 'string') await this.funding.startingDeposit(exchange, routeId, value.agentId, live);
     return null;
-  }
-
-  /**
-   * The casino starting deposit the harness made outside HTTP right after the agent registered
-   * (the record's header `deposits`, as the documents-dialect replay applies it), funded the
-   * target's way; what could not be is a deficit, as any funding's.
-   */
-  private async startingDeposit(
-    exchange: RecordedExchange,
-    routeId: string,
-    recordedAgentId: string,
-    live: { agentId: string; apiKey: string },
-  ): Promise<void> {
-    const deposit = this.options.deposits?.[recordedAgentId];
-    const amountMicro = deposit === undefined ? null : parseDecimal(deposit.amount);
-    if (typeof amountMicro !== 'bigint' || amountMicro <= 0n) return;
-    await this.fund(
-      exchange,
-      routeId,
-      live,
-      amountMicro,
-      `the harness deposited ${deposit?.amount} USDC (${deposit?.chain}) outside HTTP after the recorded registration (the record's deposits)`,
-    );
-    // The recording holds a deposit pending until its confirmations (casino.md); another dialect's way credits it at once.
-    if ((this.options.session.target.services.casino?.dialect ?? 'A') === 'A') return;
-    this.divergence.leaveBalance(
-      live.apiKey,
-      `seq ${exchange.seq} (the starting deposit: pending in the recording until confirmed, credited at once on the target)`,
-    );
-  }
-
-  /**
-   * Funds `amountMicro` the target's way and checks what arrived (the balance before and after: a
-   * deployed faucet gives 1.00 whatever was asked). What did not arrive is a deficit: the agent's
-   * later want-of-funds differences are its consequences.
-   */
-  private async fund(
-    exchange: RecordedExchange,
-    routeId: string,
-    account: { agentId: string; apiKey: string },
-    amountMicro: Micro,
-    what = `the recording was credited ${formatDecimal(amountMicro)} USDC more than the target credits`,
-  ): Promise<void> {
-    const { session, clock, deadline } = this.options;
-    const callOptions = this.forwarded(exchange);
-    const balance = async (): Promise<Micro | null> => {
-      const read = await session.call('casino.balance', {}, account.apiKey, callOptions);
-      return read.kind === 'ok' ? read.value.balanceMicro : null;
-    };
-    const before = await balance();
-    const funded = await fundLiveAccount(
-      { session, key: null, fundMicro: amountMicro, clock, deadline, callOptions },
-      account.agentId,
-      account.apiKey,
-    );
-    const after = await balance();
-    const arrivedMicro = before === null || after === null ? (funded.ok ? amountMicro : 0n) : after - before;
-    const method = session.target.funding.method;
-    const asked = formatDecimal(amountMicro);
-    if (arrivedMicro >= amountMicro) {
-      this.options.findings.add({
-        id: `replay:funded:${routeId}`,
-        severity: 'info',
-        kind: 'money',
-        title: `${routeId}: ${what}; funded by ${method}`,
-        expected: asked,
-        seen: funded.ok ? funded.value : funded.message,
-        evidence: `seq ${exchange.seq}: ${funded.ok ? funded.value : funded.message}`,
-      });
-      return;
-    }
-    const why = funded.ok ? `${funded.value}: ${formatDecimal(arrivedMicro)} USDC arrived` : funded.message;
-    this.divergence.leaveBalance(
-      account.apiKey,
-      `seq ${exchange.seq} (${formatDecimal(amountMicro - arrivedMicro)} of the ${asked} USDC the recording was credited could not be funded)`,
-    );
-    this.options.findings.add({
-      id: `replay:unfunded:${routeId}`,
-      severity: 'minor',
-      kind: 'money',
-      title: `${routeId}: ${asked} USDC the recording was credited could not all be funded by ${method}; later amounts of this agent may differ`,
-      expected: asked,
-      seen: formatDecimal(arrivedMicro),
-      evidence: `seq ${exchange.seq}: ${why}`,
-    });
   }
 
   private skip(exchange: RecordedExchange, skip: Skip): null {
