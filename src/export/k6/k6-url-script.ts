@@ -86,6 +86,7 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     load: input.section,
     scenarioDurationMs: input.section.duration ?? 0,
     endpoints: names,
+    guarded: ['dropped_iterations'],
   });
   if (!k6.ok) return { ok: false, errors: k6.errors };
   const arrivals = arrivalsOf(input.section);
