@@ -17,7 +17,7 @@ import type { ServiceName } from '../../platform/platform.ts';
 import { ANNOUNCED } from '../../client/target.ts';
 
 /** The env variable that gives a k6 run a style-A mount's URL: AFP_TARGET_FAUCET… */
-export function mountEnvName(mount: ServiceName): string {
+export function mountEnvName(mount: string): string {
   return `AFP_TARGET_${mount.toUpperCase()}`;
 }
 
