@@ -244,6 +244,15 @@ describe('the script', () => {
     expect(k8s.stderr).toContain('give --out FILE');
     expect(k8s.stderr).toContain('--k8s needs --target URL');
     expect((await runExport([path, '--bogus'])).stderr).toContain('unknown flag --bogus');
+    const lateUrl = await runExport([
+      'http://127.0.0.1:1/x',
+      '--rate',
+      '1/s',
+      '--threshold',
+      'afp_late_agent_steps: count==0',
+    ]);
+    expect(lateUrl.code).toBe(2);
+    expect(lateUrl.stderr).toContain('a URL run has no agents');
     expect((await runExport([join(scratch, 'missing.yaml')])).code).toBe(2);
   });
 
