@@ -596,13 +596,18 @@ const EXPORT_K6: CommandDefinition = {
       default: 'stdout',
       writesFile: true,
     },
-    { name: 'target', value: 'URL', description: 'the default AFP_TARGET baked into the script (the style-B api URL)' },
+    {
+      name: 'target',
+      value: 'URL',
+      description:
+        'the default AFP_TARGET baked into the script (the style-B api URL); with --k8s an afp serve (its /_afp/mounts read once) or a target FILE, whose URLs the TestRun carries',
+    },
     flag.seed('the seed the agents draw from; 1 to 128 printable characters', "the scenario's"),
     {
       name: 'k8s',
       value: 'N',
       description:
-        "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N); needs --out (and, for a scenario, --target)",
+        "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N whose runner env holds AFP_TARGET and AFP_TARGET_<SERVICE> for every mount the agents send to); needs --out (and, for a scenario, --target: refused when its URLs cannot be learnt)",
     },
     {
       name: 'tag',
@@ -623,6 +628,7 @@ const EXPORT_K6: CommandDefinition = {
   exits: [EXIT.crash, EXIT.invalidInput],
   notes: [
     'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
+    'Thresholds: dropped_iterations and afp_late_agent_steps stay at count==0 unless load.thresholds names them; a mount without a URL aborts the run (k6 exits 108).',
     'Across processes: k6 run --execution-segment 0:1/2 -e AFP_RUN_ID=TAG … and --execution-segment 1/2:1 -e AFP_RUN_ID=TAG …: each process owns its share of the agents.',
     "A SCENARIO without load: is exported on its derived profile (afp load's); --rate, -u/--vus, -d/--duration, -i/--iterations and --stage override it as for afp load.",
     "A URL run: afp export k6 URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).",

@@ -4,6 +4,10 @@
  * `load:` profile as a k6 scenario, the checks and the thresholds. Without --out the script goes
  * to stdout; with it, FILE is written (an existing one is replaced: exporting again is how a
  * script follows its scenario) and one line says so. --target bakes in the default AFP_TARGET.
+ * With --k8s N the k6-operator's ConfigMap and TestRun go beside it; the TestRun's runner env carries
+ * AFP_TARGET and AFP_TARGET_<SERVICE> for every mount the agents send to, learnt once here from
+ * --target (an afp serve's /_afp/mounts, or a target file: k8s-urls.ts); an export that cannot
+ * learn one is refused (exit 2) with the fix, never written to fail in the pods.
  * Exit codes: 0 written; 2 bad flags, an unreadable or invalid scenario, or a scenario the export
  * refuses (each reason listed: an archetype k6 cannot run faithfully is named, never faked).
  * `afp export k6 URL …` (or `--url URL`) writes the URL run `afp load URL` runs with the same flags.
@@ -23,6 +27,8 @@ import { parseTagFlags } from '../load/metrics/out-flags.ts';
 import { profileOfScenario } from './scenario-profile-flags.ts';
 import { profileSourceNote } from '../load/scenario-profile.ts';
 import type { Scenario } from '../sim/scenario.ts';
+import type { AnyAgentDefinition } from '../sim/agent.ts';
+import type { K8sUrls } from '../export/k6/k8s-urls.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
@@ -42,23 +48,14 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   ];
   // As afp load SCENARIO reads them (the profile, -d a constant profile's duration): the same plan on both engines.
   const profileFlags = readProfileFlags(args, errors);
-  const durationMs = profileFlags.durationMs;
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
     io.err(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const loaded = await loadScenarioFile('afp export k6', file, io.err);
-  if (loaded === null) return EXIT.invalidInput;
-  const profile = profileOfScenario(loaded.scenario, loaded.agents, profileFlags);
-  const parsed = { scenario: withDuration({ ...loaded.scenario, load: profile.load }, durationMs) };
-  if (parsed.scenario === null) {
-    io.err(
-      `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead\n`,
-    );
-    return EXIT.invalidInput;
-  }
+  const parsed = await profiledScenario(file, profileFlags, io);
+  if (parsed === null) return EXIT.invalidInput;
   const target = stringFlag(args, 'target') ?? null;
   const seed = stringFlag(args, 'seed') ?? parsed.scenario.seed;
   const k8s = k8sFlag(args, target);
@@ -73,8 +70,11 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     import('../../agents/index.ts'),
     import('../export/k6/k6-script.ts'),
   ]);
+  const urls =
+    k8s.parallelism === null || target === null ? null : await learnUrls(target, parsed.scenario, AGENTS, io);
+  if (urls === 'refused') return EXIT.invalidInput;
   const result = await exportK6Script(parsed.scenario, {
-    target,
+    target: urls?.api ?? target,
     afpVersion: readAfpVersion() ?? 'unknown',
     command,
     seed,
@@ -91,11 +91,58 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
       scenario: parsed.scenario.name,
       seed,
       endpoints: result.endpoints.length,
-      operator: k8s.parallelism === null || target === null ? null : { parallelism: k8s.parallelism, target },
-      note: profileSourceNote(profile),
+      operator: k8s.parallelism === null || urls === null ? null : { parallelism: k8s.parallelism, urls },
+      notes: [...(parsed.note === null ? [] : [parsed.note]), guardsNote(result.guards)],
     },
     io,
   );
+}
+
+/**
+ * The scenario file with its profile (its load: section, else the one derived from it, the profile
+ * flags over either: as afp load reads them) and -d applied; null when refused (the reason said).
+ */
+async function profiledScenario(
+  file: string,
+  profileFlags: ReturnType<typeof readProfileFlags>,
+  io: AuditIo,
+): Promise<{ readonly scenario: Scenario; readonly note: string | null } | null> {
+  const loaded = await loadScenarioFile('afp export k6', file, io.err);
+  if (loaded === null) return null;
+  const profile = profileOfScenario(loaded.scenario, loaded.agents, profileFlags);
+  const scenario = withDuration({ ...loaded.scenario, load: profile.load }, profileFlags.durationMs);
+  if (scenario === null)
+    io.err(
+      `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead\n`,
+    );
+  return scenario === null ? null : { scenario, note: profileSourceNote(profile) };
+}
+
+/**
+ * --k8s: the URLs the TestRun carries, learnt once from --target (k8s-urls.ts) for the mounts the
+ * scenario's agents send to; 'refused' (the reason and its fix said) when they cannot be learnt.
+ */
+async function learnUrls(
+  target: string,
+  scenario: Scenario,
+  agents: Readonly<Record<string, AnyAgentDefinition>>,
+  io: AuditIo,
+): Promise<K8sUrls | 'refused'> {
+  const [{ k8sUrls }, { mountsNeeded }] = await Promise.all([
+    import('../export/k6/k8s-urls.ts'),
+    import('../export/k6/k6-mounts.ts'),
+  ]);
+  const learnt = await k8sUrls(target, mountsNeeded(scenario.populations, agents));
+  if (learnt.ok) return { api: learnt.api, services: learnt.services };
+  io.err(`afp export k6: --k8s: ${learnt.message}\n`);
+  return 'refused';
+}
+
+/** What the export added to the thresholds, said once (k6-options.ts GUARDED_METRICS). */
+function guardsNote(guards: readonly string[]): string {
+  return guards.length === 0
+    ? "thresholds: the scenario's own on dropped_iterations and afp_late_agent_steps (no guard added)"
+    : `thresholds: ${guards.map((metric) => `${metric} count==0`).join(', ')} added (a run that cannot keep its schedule fails; relax it in load.thresholds)`;
 }
 
 /** The exported scenario script to stdout, or to `out` (with the k6-operator's files beside it for --k8s), and what was written. */
@@ -106,8 +153,8 @@ async function writeScenarioScript(
     readonly scenario: string;
     readonly seed: string;
     readonly endpoints: number;
-    readonly operator: { readonly parallelism: number; readonly target: string } | null;
-    readonly note: string | null;
+    readonly operator: { readonly parallelism: number; readonly urls: K8sUrls } | null;
+    readonly notes: readonly string[];
   },
   io: AuditIo,
 ): Promise<number> {
@@ -117,14 +164,14 @@ async function writeScenarioScript(
   }
   const { operator } = script;
   if (operator !== null) {
-    const files = { name: script.scenario, script: script.text, target: operator.target };
+    const files = { name: script.scenario, script: script.text, urls: operator.urls };
     if (!(await writeOperatorFiles(out, files, operator.parallelism, io))) return EXIT.invalidInput;
   }
   await writeOut(out, script.text);
   io.out(
     `wrote ${out} (k6 script of scenario ${script.scenario}, seed ${script.seed}, ${script.endpoints} endpoint tags)\n`,
   );
-  if (script.note !== null) io.out(`note: ${script.note}\n`);
+  for (const note of script.notes) io.out(`note: ${note}\n`);
   return EXIT.ok;
 }
 
@@ -140,17 +187,20 @@ async function writeOut(out: string, text: string): Promise<void> {
  */
 async function writeOperatorFiles(
   out: string,
-  script: { readonly name: string; readonly script: string; readonly target: string | null },
+  script: { readonly name: string; readonly script: string; readonly urls: K8sUrls | null },
   parallelism: number,
   io: AuditIo,
 ): Promise<boolean> {
-  const { operatorResources } = await import('../export/k6/k6-operator.ts');
+  const [{ operatorResources }, { mountEnvName }] = await Promise.all([
+    import('../export/k6/k6-operator.ts'),
+    import('../export/k6/k6-mounts.ts'),
+  ]);
   const resources = operatorResources({
     scenarioName: script.name,
     script: script.script,
     fileName: basename(out),
     parallelism,
-    target: script.target,
+    urls: script.urls,
     runId: K8S_RUN_ID,
   });
   if (!resources.ok) {
@@ -160,8 +210,9 @@ async function writeOperatorFiles(
   const base = out.replace(/\.[cm]?js$/, '');
   await writeOut(`${base}.configmap.yaml`, resources.configMap);
   await writeOut(`${base}.testrun.yaml`, resources.testRun);
+  const env = script.urls === null ? [] : ['AFP_TARGET', ...Object.keys(script.urls.services).map(mountEnvName)];
   io.out(
-    `wrote ${base}.configmap.yaml and ${base}.testrun.yaml (k6-operator TestRun ${resources.name}, parallelism ${parallelism}; AFP_RUN_ID ${K8S_RUN_ID}: change it for each run)\n`,
+    `wrote ${base}.configmap.yaml and ${base}.testrun.yaml (k6-operator TestRun ${resources.name}, parallelism ${parallelism}; ${env.length === 0 ? '' : `runner env ${env.join(', ')}; `}AFP_RUN_ID ${K8S_RUN_ID}: change it for each run)\n`,
   );
   return true;
 }
@@ -181,7 +232,10 @@ function k8sFlag(args: ParsedArgs, target: string | null | 'url'): { parallelism
   if (!(parallelism >= 1 && parallelism <= PARALLELISM_MAX))
     errors.push(`--k8s must be a whole number of runner pods, 1 to ${PARALLELISM_MAX}, got '${text.slice(0, 40)}'`);
   if (stringFlag(args, 'out') === undefined) errors.push('--k8s writes files beside the script: give --out FILE');
-  if (target === null) errors.push("--k8s needs --target URL: the api URL the k6-operator's pods reach");
+  if (target === null)
+    errors.push(
+      '--k8s needs --target URL|FILE: an afp serve (its /_afp/mounts is read once) or a target file, whose service URLs the TestRun carries',
+    );
   return { parallelism: errors.length === 0 ? parallelism : null, errors };
 }
 
@@ -259,7 +313,7 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
   }
   if (k8s.parallelism !== null && run !== null) {
     const name = `url-${new URL(run.requests[0]?.url ?? 'http://url/').hostname}`;
-    if (!(await writeOperatorFiles(out, { name, script: exported.text, target: null }, k8s.parallelism, io)))
+    if (!(await writeOperatorFiles(out, { name, script: exported.text, urls: null }, k8s.parallelism, io)))
       return EXIT.invalidInput;
   }
   await writeOut(out, exported.text);

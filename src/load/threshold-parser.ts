@@ -10,6 +10,7 @@
  *   iterations         counter      count rate            (completed iterations, as k6 counts them)
  *   dropped_iterations counter      count rate
  *   checks             rate         rate                  tag check
+ *   afp_late_agent_steps counter    count rate            (the k6 script's; always 0 in afp load)
  * `iteration_duration` is refused: the recorder does not measure iterations' durations. A tag the
  * snapshot cannot split by (durations or failures by status) is refused with the reason, never
  * read as "no data". Tag filters follow k6: `{k:v,k2:v2}`, spaces around keys and values trimmed,
@@ -75,6 +76,7 @@ const METRIC_RULES: Readonly<Record<ThresholdMetric, MetricRule | string>> = {
   http_reqs: { kind: 'counter', aggregations: ['count', 'rate'], tags: ['endpoint', 'method', 'status'] },
   iterations: { kind: 'counter', aggregations: ['count', 'rate'], tags: [] },
   dropped_iterations: { kind: 'counter', aggregations: ['count', 'rate'], tags: [] },
+  afp_late_agent_steps: { kind: 'counter', aggregations: ['count', 'rate'], tags: [] },
   checks: { kind: 'rate', aggregations: ['rate'], tags: ['check'] },
   iteration_duration:
     'afp load does not measure iteration durations (its recorder keeps request latencies only): use http_req_duration',

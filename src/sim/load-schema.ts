@@ -28,7 +28,11 @@ import { k6Number } from './k6-number.ts';
 export const EXECUTORS = ['constant-arrival-rate', 'ramping-arrival-rate', 'constant-vus', 'ramping-vus'] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];
 
-/** The metrics a threshold may name (k6's built-in names for what afp measures). */
+/**
+ * The metrics a threshold may name: k6's built-in names for what afp measures, and the exported
+ * script's afp_late_agent_steps (an agent stepped later than afp load's ring would have: never in
+ * afp load, which drops such an arrival instead), named so a scenario can relax the export's guard.
+ */
 export const THRESHOLD_METRICS = [
   'http_req_duration',
   'http_req_failed',
@@ -37,6 +41,7 @@ export const THRESHOLD_METRICS = [
   'iteration_duration',
   'dropped_iterations',
   'checks',
+  'afp_late_agent_steps',
 ] as const;
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
 /** Tags a threshold may filter on: `http_req_duration{endpoint:escrow.B.create}`. */

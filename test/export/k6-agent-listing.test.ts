@@ -129,6 +129,9 @@ function vu(
       iterationInInstance: iterations.inInstance,
     }),
     segment: () => options.segment,
+    abort: (message) => {
+      throw new Error(`aborted: ${message}`);
+    },
   };
   const run = new K6AgentRun(api, {
     scenario: {

@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { main as exportMain } from '../../src/cli/export.ts';
 import { jsLiteral, jsValueOf } from '../../src/export/k6/js-literal.ts';
-import { k6Options } from '../../src/export/k6/k6-options.ts';
+import { GUARDED_METRICS, k6Options } from '../../src/export/k6/k6-options.ts';
 import { exportK6Script } from '../../src/export/k6/k6-script.ts';
 import { ALL_ROUTES as BUNDLED_ROUTES } from '../../src/export/k6/shims/route-rows.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -157,6 +157,25 @@ describe('the load profile as k6 options', () => {
     expect(own.ok && own.options.thresholds).toStrictEqual({ 'http_reqs{endpoint:faucet.B.claim}': ['count>5'] });
   });
 
+  test('dropped_iterations and afp_late_agent_steps are guarded at count==0 unless load.thresholds names the metric (any tags)', () => {
+    const guarded = k6Options({ ...base, load: { rate: 1 }, guarded: GUARDED_METRICS });
+    expect(guarded.ok && guarded.options.thresholds).toStrictEqual({
+      dropped_iterations: ['count==0'],
+      afp_late_agent_steps: ['count==0'],
+      'http_reqs{endpoint:faucet.B.claim}': ['count>=0'],
+    });
+    const relaxed = k6Options({
+      ...base,
+      load: { rate: 1, thresholds: { 'dropped_iterations{scenario:x}': ['count<10'] } },
+      guarded: GUARDED_METRICS,
+    });
+    expect(relaxed.ok && relaxed.options.thresholds).toStrictEqual({
+      'dropped_iterations{scenario:x}': ['count<10'],
+      afp_late_agent_steps: ['count==0'],
+      'http_reqs{endpoint:faucet.B.claim}': ['count>=0'],
+    });
+  });
+
   test('no section, a missing required field, a field the executor has no use for: every error at once', () => {
     expect(k6Options({ ...base, load: null })).toMatchObject({
       ok: false,
@@ -225,6 +244,15 @@ describe('the script', () => {
     expect(k8s.stderr).toContain('give --out FILE');
     expect(k8s.stderr).toContain('--k8s needs --target URL');
     expect((await runExport([path, '--bogus'])).stderr).toContain('unknown flag --bogus');
+    const lateUrl = await runExport([
+      'http://127.0.0.1:1/x',
+      '--rate',
+      '1/s',
+      '--threshold',
+      'afp_late_agent_steps: count==0',
+    ]);
+    expect(lateUrl.code).toBe(2);
+    expect(lateUrl.stderr).toContain('a URL run has no agents');
     expect((await runExport([join(scratch, 'missing.yaml')])).code).toBe(2);
   });
 

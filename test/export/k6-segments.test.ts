@@ -109,7 +109,11 @@ describe.skipIf(K6_SKIP !== undefined)('beyond one machine', () => {
 
   test('--k8s 4 writes the script as a ConfigMap and a TestRun of parallelism 4 that runs it', async () => {
     const file = withProfile(kit.dir, 'load-smoke.yaml');
-    const script = await exportScript(file, ['--k8s', '4', '--target', 'http://afp.example:8080']);
+    // --k8s reads the serve's /_afp/mounts once: the URLs its pods get (test/export/k6-k8s.test.ts runs them).
+    const { script, api } = await kit.withServe(async (api) => ({
+      script: await exportScript(file, ['--k8s', '4', '--target', api]),
+      api,
+    }));
     const base = script.replace(/\.js$/, '');
     const [configMap] = parseAllDocuments(readFileSync(`${base}.configmap.yaml`, 'utf8')).map(
       (document) => document.toJS() as Resource,
@@ -124,6 +128,12 @@ describe.skipIf(K6_SKIP !== undefined)('beyond one machine', () => {
     expect(testRun['spec']['script']).toStrictEqual({
       configMap: { name: configMap?.['metadata']['name'], file: 'load-smoke.k6.js' },
     });
-    expect(testRun['spec']['runner']['env']).toContainEqual({ name: 'AFP_TARGET', value: 'http://afp.example:8080' });
+    expect(testRun['spec']['runner']['env']).toContainEqual({ name: 'AFP_TARGET', value: api });
+    expect(testRun['spec']['runner']['env'].map((entry: { name: string }) => entry.name)).toStrictEqual([
+      'AFP_TARGET',
+      'AFP_TARGET_FAUCET',
+      'AFP_TARGET_ESCROW',
+      'AFP_RUN_ID',
+    ]);
   });
 });

@@ -159,6 +159,7 @@ describe('afp export k6 --url', () => {
         maxVUs: 20,
       });
       expect(Object.keys(options.thresholds).sort()).toEqual([
+        'dropped_iterations',
         'http_req_duration',
         'http_req_failed',
         'http_reqs{endpoint:POST /api/v1/games/coin-flip}',

@@ -136,7 +136,7 @@ describe('parseThresholds', () => {
       "load.thresholds.checks{check:}: tag 'check' has no value; write {check:value}",
       "load.thresholds.http_reqs{colour:red}: tag 'colour' is not one afp load records; http_reqs may be filtered by endpoint, method, status",
       "load.thresholds.http_reqs{endpoint:a,endpoint:b}: tag 'endpoint' is given twice",
-      'load.thresholds.http_req_latency: not a metric afp load records (http_req_duration, http_req_failed, http_reqs, iterations, dropped_iterations, checks) with an optional {tag:value} filter',
+      'load.thresholds.http_req_latency: not a metric afp load records (http_req_duration, http_req_failed, http_reqs, iterations, dropped_iterations, checks, afp_late_agent_steps) with an optional {tag:value} filter',
       "load.thresholds.checks[0]: 'p(99)<1' uses p(N), which a rate metric such as checks does not have; use rate",
       "load.thresholds.http_reqs[0]: 'avg<1' uses avg, which a counter metric such as http_reqs does not have; use count, rate",
       "load.thresholds.http_reqs[1]: 'value<1' uses value, which a counter metric such as http_reqs does not have; use count, rate",
@@ -268,6 +268,7 @@ describe('evaluateThresholds', () => {
       'http_reqs{endpoint:escrow.B.create,status:200}': ['count==6'],
       iterations: ['count==10', 'rate==1'],
       dropped_iterations: ['count<1', 'rate<=0.3'],
+      afp_late_agent_steps: ['count==0'],
       checks: ['rate>0.99', 'rate==0.95'],
       'checks{check:status ok}': ['rate>=0.9'],
     };
@@ -283,6 +284,8 @@ describe('evaluateThresholds', () => {
       ['iterations', 'rate==1', 1, true, false],
       ['dropped_iterations', 'count<1', 3, false, false],
       ['dropped_iterations', 'rate<=0.3', 0.3, true, false],
+      // The k6 script's late steps: afp load drops an arrival instead, so never one (no data, as in k6 with none).
+      ['afp_late_agent_steps', 'count==0', 0, true, true],
       ['checks', 'rate>0.99', 0.95, false, false],
       ['checks', 'rate==0.95', 0.95, true, false],
       ['checks{check:status ok}', 'rate>=0.9', 0.9, true, false],

@@ -120,6 +120,8 @@ export interface K6Api {
   };
   /** exec.test.options.executionSegment as given (null: the whole test). */
   segment(): string | null;
+  /** k6's exec.test.abort(reason): a request to a mount without a URL ends the run (k6 exits 108). */
+  abort(message: string): never;
 }
 
 /** What setup() found out once, handed to every VU (k6 passes it as JSON). */
@@ -384,7 +386,8 @@ export class K6AgentRun {
 
   private host(data: K6SetupData): AgentHost {
     const { api, config } = this;
-    const transport = k6Transport({ http: api.http, urls: data.urls, timeout: config.timeout, expected: api.expected });
+    const { http, expected, abort } = api;
+    const transport = k6Transport({ http, urls: data.urls, timeout: config.timeout, expected, abort });
     const ownedOf = (agent: RunAgent): Owned => {
       const owned = this.vuState?.byAgent.get(agent);
       assert(owned !== undefined, `agent ${agent.agentId} is this VU's`);

@@ -4,12 +4,16 @@
  * operator starts N runner pods and hands each its own `--execution-segment`, so each runs its
  * share of the agents (the script partitions them by segment) under one run tag: AFP_RUN_ID is
  * set in the TestRun, the same for every pod (change it for each run against a target that keeps
- * its agents). AFP_TARGET is the export's --target, as pods reach it.
+ * its agents). AFP_TARGET and one AFP_TARGET_<SERVICE> per mount the script needs are the URLs the
+ * export learnt from its --target (k8s-urls.ts): a pod reads no admin door to find them.
  *
  * Bounds: a ConfigMap holds at most 1 MiB (Kubernetes); a bigger script is refused with the reason.
  * Names: Kubernetes DNS labels (lower-case alphanumerics and '-', at most 63). Pure, byte-stable.
  */
 import { stringify } from 'yaml';
+import type { ServiceName } from '../../platform/platform.ts';
+import type { K8sUrls } from './k8s-urls.ts';
+import { mountEnvName } from './k6-mounts.ts';
 
 export { PARALLELISM_MAX } from './k6-parallelism.ts';
 export const CONFIG_MAP_BYTES_MAX = 1_048_576;
@@ -21,8 +25,8 @@ export interface OperatorInput {
   /** The script's file name inside the ConfigMap. */
   readonly fileName: string;
   readonly parallelism: number;
-  /** AFP_TARGET of every runner; null for a URL run, whose script holds its URL. */
-  readonly target: string | null;
+  /** AFP_TARGET and AFP_TARGET_<SERVICE> of every runner; null for a URL run, whose script holds its URL. */
+  readonly urls: K8sUrls | null;
   readonly runId: string;
 }
 
@@ -66,12 +70,19 @@ export function operatorResources(input: OperatorInput): OperatorResult {
       script: { configMap: { name, file: input.fileName } },
       arguments: '--no-usage-report',
       runner: {
-        env: [
-          ...(input.target === null ? [] : [{ name: 'AFP_TARGET', value: input.target }]),
-          { name: 'AFP_RUN_ID', value: input.runId },
-        ],
+        env: [...targetEnv(input.urls), { name: 'AFP_RUN_ID', value: input.runId }],
       },
     },
   });
   return { ok: true, configMap, testRun, name };
+}
+
+/** AFP_TARGET, then AFP_TARGET_<SERVICE> in the order the URLs were given (k6-mounts.ts's). */
+function targetEnv(urls: K8sUrls | null): { name: string; value: string }[] {
+  if (urls === null) return [];
+  const services = Object.entries(urls.services) as [ServiceName, string | undefined][];
+  return [
+    { name: 'AFP_TARGET', value: urls.api },
+    ...services.flatMap(([mount, url]) => (url === undefined ? [] : [{ name: mountEnvName(mount), value: url }])),
+  ];
 }

@@ -17,7 +17,9 @@
  * than there are agents (afp load refuses it too). Per-endpoint request
  * counts: k6 reports a tagged sub-metric only when a threshold names it, so every endpoint the
  * script may call gets `http_reqs{endpoint:ID}: ['count>=0']` (always true) unless the scenario
- * already has a threshold on that key.
+ * already has a threshold on that key. Guards: dropped_iterations and afp_late_agent_steps stay at
+ * `count==0` unless the section names the metric (GUARDED_METRICS): a run that could not keep its
+ * schedule fails its thresholds (k6 exits 99) instead of passing on less traffic than asked.
  *
  * `maxRedirects: 0`: afp load sends one request per iteration and takes a 3xx as its answer; k6
  * follows redirects by default, which would send more requests than afp load does.
@@ -88,7 +90,17 @@ export interface K6OptionsInput {
   readonly endpoints: readonly string[];
   /** The scenario's agents (absent for a URL run). */
   readonly agentCount?: number;
+  /** The metrics the export holds at `count==0` unless load.thresholds names them (GUARDED_METRICS); absent: none. */
+  readonly guarded?: readonly string[];
 }
+
+/**
+ * The counters whose any count means the run did not send the schedule it was asked to: k6's
+ * dropped_iterations (an arrival no VU was free for) and the script's afp_late_agent_steps (an
+ * agent stepped later than afp load's ring would have). A scenario script guards both, a URL run
+ * (no agents) the first; a threshold of the scenario's own on either replaces its guard.
+ */
+export const GUARDED_METRICS = ['dropped_iterations', 'afp_late_agent_steps'] as const;
 
 export function k6Options(input: K6OptionsInput): K6OptionsResult {
   const { load } = input;
@@ -119,7 +131,7 @@ export function k6Options(input: K6OptionsInput): K6OptionsResult {
     options: {
       maxRedirects: 0,
       scenarios: { [k6ScenarioName(input.name)]: scenario },
-      thresholds: thresholdsOf(load, input.endpoints),
+      thresholds: thresholdsOf(load, input.endpoints, input.guarded ?? []),
     },
   };
 }
@@ -225,7 +237,11 @@ function preAllocatedOf(peakRate: number, timeUnitMs: number, maxVUs: number): n
   return Math.min(maxVUs, Math.max(1, Math.ceil((peakRate * 1_000) / timeUnitMs)));
 }
 
-function thresholdsOf(load: LoadSection, endpoints: readonly string[]): Record<string, K6Threshold[]> {
+function thresholdsOf(
+  load: LoadSection,
+  endpoints: readonly string[],
+  guarded: readonly string[],
+): Record<string, K6Threshold[]> {
   const thresholds: Record<string, K6Threshold[]> = {};
   for (const [key, list] of Object.entries(load.thresholds ?? {})) {
     thresholds[key] = list.map((item) => {
@@ -237,6 +253,8 @@ function thresholdsOf(load: LoadSection, endpoints: readonly string[]): Record<s
       };
     });
   }
+  const named = new Set(Object.keys(thresholds).map((key) => key.replace(/\{.*$/, '').trim()));
+  for (const metric of guarded) if (!named.has(metric)) thresholds[metric] = ['count==0'];
   for (const endpoint of [...endpoints].sort()) {
     const key = `http_reqs{endpoint:${endpoint}}`;
     if (thresholds[key] === undefined) thresholds[key] = ['count>=0'];

@@ -22,7 +22,9 @@ import { AGENT_MODULES } from '../../../agents/index.ts';
 import { jsComment, jsLiteral, jsonSource, jsString, jsValueOf, type JsValue } from './js-literal.ts';
 import type { K6Scenario } from './k6-agent-run.ts';
 import { bundleK6Script, rootModule } from './k6-bundle.ts';
-import { k6Duration, k6Options, LOAD_DEFAULTS, type K6Options } from './k6-options.ts';
+import { GUARDED_METRICS, k6Duration, k6Options, LOAD_DEFAULTS, type K6Options } from './k6-options.ts';
+import { mountsNeeded } from './k6-mounts.ts';
+import type { ServiceName } from '../../platform/platform.ts';
 import { resolveLoadPlan } from '../../load/executors.ts';
 import { arrivalSchedule } from '../../load/executors-arrival.ts';
 import { LOAD_LIMITS } from '../../sim/load-schema.ts';
@@ -41,7 +43,15 @@ export interface K6ExportOptions {
 }
 
 export type K6ExportResult =
-  | { readonly ok: true; readonly text: string; readonly endpoints: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly endpoints: readonly string[];
+      /** The style-A mounts the agents send to, each of which setup() requires a URL for (k6-mounts.ts). */
+      readonly mounts: readonly ServiceName[];
+      /** The guards the export added (GUARDED_METRICS the scenario's thresholds do not name). */
+      readonly guards: readonly string[];
+    }
   | { readonly ok: false; readonly errors: readonly string[] };
 
 export async function exportK6Script(scenario: Scenario, options: K6ExportOptions): Promise<K6ExportResult> {
@@ -58,12 +68,22 @@ export async function exportK6Script(scenario: Scenario, options: K6ExportOption
     scenarioDurationMs: scenario.durationMs,
     endpoints,
     agentCount,
+    guarded: GUARDED_METRICS,
   });
   if (!k6.ok) errors.push(...k6.errors);
   if (errors.length > 0 || !k6.ok) return { ok: false, errors };
-  const bundled = await bundleK6Script(entry(scenario, options, k6.options));
+  const mounts = mountsNeeded(scenario.populations, options.agents);
+  const bundled = await bundleK6Script(entry(scenario, options, k6.options, mounts));
   if (!bundled.ok) return { ok: false, errors: bundled.errors.map((error) => `bundling: ${error}`) };
-  return { ok: true, text: `${header(scenario, options, agentCount)}${bundled.text}`, endpoints };
+  const own = Object.keys(scenario.load?.thresholds ?? {}).map((key) => key.replace(/\{.*$/, '').trim());
+  const guards = GUARDED_METRICS.filter((metric) => !own.includes(metric));
+  return {
+    ok: true,
+    text: `${header(scenario, options, agentCount, mounts)}${bundled.text}`,
+    endpoints,
+    mounts,
+    guards,
+  };
 }
 
 /** Every route id of the services the scenario's archetypes use (all, when one crosses services). */
@@ -149,7 +169,12 @@ function peakVus(k6Options: K6Options): number {
   return Math.max(1, ...[startVUs, ...targets].filter((count): count is number => typeof count === 'number'));
 }
 
-function entry(scenario: Scenario, options: K6ExportOptions, k6Options: K6Options): string {
+function entry(
+  scenario: Scenario,
+  options: K6ExportOptions,
+  k6Options: K6Options,
+  mounts: readonly ServiceName[],
+): string {
   const load = scenario.load;
   const graceful = load?.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs;
   const k6Setup = { setupTimeout: k6Duration(60_000), teardownTimeout: k6Duration(Math.max(graceful, 1_000)) };
@@ -187,6 +212,7 @@ const run = new K6AgentRun(
     initVu: () => __VU,
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
+    abort: (message) => exec.test.abort(message),
   },
   { scenario: ${jsLiteral(runScenario(scenario), 1)}, seed: ${jsString(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))}, vus: ${JSON.stringify(peakVus(k6Options))}, arrivals: ${JSON.stringify(arrivalsOf(scenario))} },
 );
@@ -202,6 +228,7 @@ export function setup() {
     nowMs: wallClockMs,
     segment,
     abort: (message) => exec.test.abort(message),
+    needs: ${JSON.stringify(mounts)},
   });
 }
 
@@ -211,7 +238,12 @@ export default async function (data) {
 `;
 }
 
-function header(scenario: Scenario, options: K6ExportOptions, agentCount: number): string {
+function header(
+  scenario: Scenario,
+  options: K6ExportOptions,
+  agentCount: number,
+  mounts: readonly ServiceName[],
+): string {
   return [
     `// k6 script exported by afp ${jsComment(options.afpVersion)} from scenario ${jsString(scenario.name)}, seed ${jsString(options.seed)}.`,
     `// Written by \`${jsComment(options.command)}\`: do not edit, export again.`,
@@ -222,6 +254,8 @@ function header(scenario: Scenario, options: K6ExportOptions, agentCount: number
     '// Env: AFP_TARGET (default: the --target of the export), AFP_TARGET_<SERVICE> (a style-A service URL;',
     "//   default: what an afp serve announces at /_afp/mounts), AFP_RUN_ID (agents' id tag; default: random;",
     '//   required with --execution-segment, the same in every process).',
+    `//   The agents send to ${mounts.length === 0 ? 'the api URL only' : `the api URL and ${mounts.join(', ')}`}: a mount without a URL aborts the run (exit 108).`,
+    '// Thresholds: dropped_iterations and afp_late_agent_steps stay at count==0 unless load.thresholds names them.',
     '// Across processes or machines: k6 run --execution-segment 0:1/2 … and 1/2:1 …: each owns its agents.',
     '',
   ].join('\n');

@@ -16,7 +16,7 @@
  */
 import type { MountUrls } from '../../client/transport.ts';
 import type { K6SetupData } from './k6-agent-run.ts';
-import type { K6Http } from './k6-transport.ts';
+import { missingMounts, type K6Http } from './k6-transport.ts';
 import { deployedDialectRefusal, servedDialects } from '../../live/served-dialects.ts';
 import { ADMIN_TOKEN_ENV, adminHeaders } from '../../client/admin-token.ts';
 
@@ -30,6 +30,8 @@ export interface K6SetupApi {
   nowMs(): number;
   segment(): string | null;
   abort(message: string): never;
+  /** The style-A mounts the script's agents send to (k6-mounts.ts): each must have a URL before any iteration. */
+  readonly needs: readonly string[];
 }
 
 const STYLE_A_MOUNTS = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'] as const;
@@ -58,6 +60,9 @@ export async function k6Setup(api: K6SetupApi): Promise<K6SetupData> {
     const value = api.env(`AFP_TARGET_${mount.toUpperCase()}`) ?? announced[mount];
     if (typeof value === 'string' && /^https?:\/\//.test(value)) urls[mount] = value.replace(/\/+$/, '');
   }
+  const missing = api.needs.filter((mount) => urls[mount as keyof MountUrls] === undefined);
+  const heard = `GET ${target}/_afp/mounts ${mounts.status === 0 ? 'had no answer' : `answered ${mounts.status}`}`;
+  if (missing.length > 0) api.abort(missingMounts(missing, heard));
   const askedMs = api.nowMs();
   const clock = mounts.status === 200 ? await get(api, `${target}/_afp/clock`, adminToken) : null;
   const nowMs = clock?.status === 200 ? recordOf(clock.body)['now_ms'] : undefined;

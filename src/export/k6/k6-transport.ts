@@ -9,8 +9,10 @@
  * is tagged `endpoint` (and `name`, so k6 keeps one series per endpoint, not per URL) with the
  * afp route id afp load names it by (src/replay/endpoint-name.ts). k6's http_req_failed counts
  * what afp load counts as failed (no answer, 429, 5xx): the `expected` callback the script
- * passes in says so. A request k6 could not send answers status 0 (k6 does not throw); a mount
- * without a URL rejects, as it does in afp load.
+ * passes in says so. A request k6 could not send answers status 0 (k6 does not throw). A request
+ * to a mount without a URL aborts the whole run (k6's exec.test.abort: exit 108) with the fix,
+ * where afp load refuses the run before it starts: one line, not a failure per iteration and an
+ * exit 0.
  * Non-goal: timing from an intended start (k6 measures its own requests).
  */
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../../client/transport.ts';
@@ -40,14 +42,15 @@ export interface K6TransportOptions {
   readonly urls: MountUrls;
   readonly timeout: string;
   readonly expected: unknown;
+  /** k6's `exec.test.abort(reason)`: ends the whole run (k6 exits 108); it does not return. */
+  abort(message: string): never;
 }
 
 export function k6Transport(options: K6TransportOptions): Transport {
   const { http, urls } = options;
   return async (request: TransportRequest): Promise<TransportResponse> => {
     const base = urls[request.mount];
-    if (base === undefined)
-      throw new Error(`no URL for mount '${request.mount}'; ${request.method} ${request.path} cannot be sent`);
+    if (base === undefined) options.abort(`${request.method} ${request.path}: ${missingMounts([request.mount], '')}`);
     const endpoint = endpointName(request);
     const body = bodyOf(request);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
@@ -60,6 +63,15 @@ export function k6Transport(options: K6TransportOptions): Transport {
     });
     return { status: answer.status, headers: lowerCased(answer.headers), body: answerBody(answer.body) };
   };
+}
+
+/**
+ * Why the run cannot go on: the mounts without a URL, where a URL could have come from, and how to
+ * give one. Shared with setup()'s check (k6-setup.ts), which says what it `heard` from /_afp/mounts.
+ */
+export function missingMounts(missing: readonly string[], heard: string): string {
+  const names = missing.map((mount) => (mount === 'api' ? 'AFP_TARGET' : `AFP_TARGET_${mount.toUpperCase()}`));
+  return `no URL for mount ${missing.map((mount) => `'${mount}'`).join(', ')}, which the scenario's agents send to${heard === '' ? '' : ` (${heard})`}: set ${names.map((name) => `${name}=<its URL>`).join(', ')} (the TestRun of afp export k6 --k8s sets them), or run against an afp serve whose /_afp/mounts this run can read`;
 }
 
 function bodyOf(request: TransportRequest): string | null {

@@ -86,8 +86,16 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     load: input.section,
     scenarioDurationMs: input.section.duration ?? 0,
     endpoints: names,
+    guarded: ['dropped_iterations'],
   });
   if (!k6.ok) return { ok: false, errors: k6.errors };
+  if (k6.options.thresholds['afp_late_agent_steps'] !== undefined)
+    return {
+      ok: false,
+      errors: [
+        "--threshold afp_late_agent_steps: a scenario script's metric (its agents' late steps); a URL run has no agents",
+      ],
+    };
   const arrivals = arrivalsOf(input.section);
   const counted = arrivals !== null && k6.options.thresholds['iterations'] !== undefined;
   const checked = input.requests.some((request) => request.checks.length > 0);
