@@ -110,6 +110,13 @@ export interface EscrowView {
   readonly feeMicro: Micro | null;
 }
 
+/** One transaction of an address as a wallet lists it (amounts as the chain writes them). */
+export interface WalletTransaction {
+  readonly txHash: string;
+  readonly amount: string | null;
+  readonly status: string | null;
+}
+
 /** A limit order as an answer shows it; status in the target's words (the deployment's `pending`). */
 export interface LimitOrderView {
   readonly orderId: string;
@@ -380,6 +387,15 @@ export interface Operations {
     /** `depositAddress`: where the order waits for its deposit (a send there funds the swap); null when the answer does not say. */
     result: { orderId: string; status: string | null; depositAddress: string | null };
   };
+  /** An address's transactions, newest first; `txHash`: only that one (a read by hash, asked as its sender's list). */
+  'wallet.transactions': {
+    input: { address: string; chain: string | null; limit: number | null; txHash: string | null };
+    result: { transactions: readonly WalletTransaction[] };
+  };
+  /** A swap order's state. */
+  'wallet.swap-status': { input: { orderId: string }; result: { orderId: string; status: string | null } };
+  /** The chains the wallet serves, by name. */
+  'wallet.chains': { input: Record<string, never>; result: { chains: readonly string[] } };
   /** The balance call of the documents' style A (`/api/v1/balance`) or B (`/wallet-api/balance`) on the wallet's address: served or not. */
   'wallet.style-balance': { input: { style: 'A' | 'B' }; result: { served: true } };
 }
@@ -443,6 +459,9 @@ export const OPERATION_NAMES = [
   'wallet.send',
   'wallet.quote',
   'wallet.swap',
+  'wallet.transactions',
+  'wallet.swap-status',
+  'wallet.chains',
   'wallet.style-balance',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;

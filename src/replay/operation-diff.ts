@@ -104,6 +104,23 @@ export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonl
         "a deployment's faucet has no status: afp reads it as the casino balance the faucet credits (DEPLOYED.md §3), which the recording's faucet fault window does not reach",
     },
   ],
+  'wallet.swap-status': [
+    {
+      field: 'status',
+      applies: (expected, seen) =>
+        typeof expected === 'string' && typeof seen === 'string' && !/fail|refund|expire/.test(`${expected} ${seen}`),
+      source:
+        "a swap moves on as its deposit arrives and the aggregator it goes through proceeds, each target by its own (DEPLOYED.md §6: the swap's `check_status`); a state in progress is not the recording's to match",
+    },
+  ],
+  'wallet.transactions': [
+    {
+      field: 'accepted',
+      applies: (expected, seen) => expected === 'accepted' && typeof seen === 'string' && /^400 /.test(seen),
+      source:
+        'the documents read a transaction by hash on every chain (style B); a deployment has no such read, and its transactions list, which afp asks instead, need not serve that chain (DEPLOYED.md §6 names the list, not its chains)',
+    },
+  ],
   'trading.limit': [
     {
       field: 'status',

@@ -174,6 +174,12 @@ export class OperationReplay {
     },
     bet: (betId) => this.bindings.live(betId) ?? betId,
     tournament: (tournamentId) => this.bindings.live(tournamentId) ?? tournamentId,
+    tx: (txHash) => {
+      const bound = this.bindings.live(txHash);
+      // A hash the target never issued: its send was refused there or not replayed; what is asked of it follows.
+      if (bound === undefined) this.orphanCause = `the transaction ${txHash} was never sent on the target`;
+      return bound ?? txHash;
+    },
     order: (orderId) => {
       const orphanedAt = this.orphans.get(orderId);
       if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
@@ -380,7 +386,11 @@ export class OperationReplay {
     const recorded = readAnswer(
       dialect,
       row.op,
-      { status: exchange.response.status, body: exchange.response.body, json: exchange.response.body_dropped !== true },
+      {
+        status: exchange.response.status,
+        body: row.recordedAs?.(exchange.response.body) ?? exchange.response.body,
+        json: exchange.response.body_dropped !== true,
+      },
       input,
     ).outcome;
     this.learnAliases(row.op, recorded);

@@ -68,9 +68,15 @@ export class ReplayDivergence {
     }
     const address = input['address'];
     const chain = input['chain'];
-    if (op === 'wallet.balance' && typeof address === 'string' && typeof chain === 'string') {
+    if (
+      (op === 'wallet.balance' || op === 'wallet.transactions') &&
+      typeof address === 'string' &&
+      typeof chain === 'string'
+    ) {
       const why = this.addresses.get(`${chain}|${address}`);
-      return why === undefined ? undefined : `the balance of ${address} on ${chain} left the recording's at ${why}`;
+      return why === undefined
+        ? undefined
+        : `the balance and history of ${address} on ${chain} left the recording's at ${why}`;
     }
     return undefined;
   }

@@ -28,6 +28,8 @@ export interface IdTranslation {
   order(orderId: string): string;
   /** A recorded tournament id → the target's (the id itself when unbound). */
   tournament(tournamentId: string): string;
+  /** A recorded transaction hash → the target's (the hash itself when unbound). */
+  tx(txHash: string): string;
   /** A domain name → the live domain id the target issued when the replay registered it (null when none). */
   domain(name: string): string | null;
   /** A recorded wallet address → the live one the replay's created wallet has (the address itself when unbound). */
@@ -46,6 +48,8 @@ export interface RouteOperation<O extends OperationName> {
   readonly agents?: (call: RecordedCall) => readonly string[];
   /** Where one route performs several operations (an order: market or limit), whether this row's is the call's. */
   readonly when?: (call: RecordedCall) => boolean;
+  /** The recorded answer as the operation's answer reads it, where the route answers in another shape (a read by hash as a list of one). */
+  readonly recordedAs?: (answer: unknown) => unknown;
 }
 
 export type AnyRouteOperation = { [O in OperationName]: RouteOperation<O> }[OperationName];

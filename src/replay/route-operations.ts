@@ -29,6 +29,7 @@ import type { OperationInput, OperationName } from '../live/operations.ts';
 import { isObject } from './json-pointer.ts';
 import { CASINO_ROUTE_OPERATIONS } from './route-operations-casino.ts';
 import { TRADING_ROUTE_OPERATIONS } from './route-operations-trading.ts';
+import { READ_ROUTE_OPERATIONS } from './route-operations-reads.ts';
 import type { AnyRouteOperation, IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 
 const HOUR_SECONDS = 3_600;
@@ -338,6 +339,7 @@ const ROWS: readonly AnyRouteOperation[] = [
       : { address: ids.address(address), chain: call.query['chain'] ?? null };
   }),
   ...CASINO_ROUTE_OPERATIONS,
+  ...READ_ROUTE_OPERATIONS,
   routeOperation(
     'wallet.primary.send',
     'wallet.send',

@@ -64,6 +64,7 @@ describe('what afp cannot ask of a target', () => {
     bet: (id) => id,
     order: (id) => id,
     tournament: (id) => id,
+    tx: (id) => id,
     domain: () => null,
     address: (address) => address,
     walletKey: () => null,

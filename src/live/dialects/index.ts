@@ -21,6 +21,7 @@ import { FAUCET_ESCROW_DEPLOYED } from './deployed/faucet-escrow.ts';
 import { TRADING_DEPLOYED } from './deployed/trading.ts';
 import { WALLET_DEPLOYED } from './deployed/wallet.ts';
 import { WALLET_DOCUMENTS } from './documents/wallet.ts';
+import { WALLET_READS } from './wallet-reads.ts';
 
 const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   A: {
@@ -34,12 +35,13 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
       ...TRADING_ORDERS_A,
       ...DOMAINS_A,
       ...WALLET_DOCUMENTS,
+      ...WALLET_READS,
     },
   },
   B: {
     name: 'B',
     errorName: 'code',
-    rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B, ...TRADING_B, ...TRADING_ORDERS_B, ...WALLET_DOCUMENTS },
+    rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B, ...TRADING_B, ...TRADING_ORDERS_B, ...WALLET_DOCUMENTS, ...WALLET_READS },
   },
   short: { name: 'short', errorName: 'code', rows: {} },
   deployed: {
@@ -52,6 +54,7 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
       ...TRADING_DEPLOYED,
       ...DOMAINS_DEPLOYED,
       ...WALLET_DEPLOYED,
+      ...WALLET_READS,
     },
     refusingRateLimits: ['ip_rate_limited'],
   },

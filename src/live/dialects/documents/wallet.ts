@@ -67,6 +67,28 @@ export const WALLET_REQUESTS = {
     body: { ...swapFields(input), to_address: input.toAddress },
     auth: true,
   }),
+  transactions: (input: OperationInput<'wallet.transactions'>): WireRequest => ({
+    service: 'wallet',
+    method: 'GET',
+    path: deployedPath('wallet.deployed.transactions', { address: input.address }),
+    query: {
+      ...(input.chain === null ? {} : { chain: input.chain }),
+      ...(input.limit === null ? {} : { limit: String(input.limit) }),
+    },
+    auth: true,
+  }),
+  swapStatus: (input: OperationInput<'wallet.swap-status'>): WireRequest => ({
+    service: 'wallet',
+    method: 'GET',
+    path: deployedPath('wallet.deployed.swap-status', { orderId: input.orderId }),
+    auth: true,
+  }),
+  chains: (): WireRequest => ({
+    service: 'wallet',
+    method: 'GET',
+    path: deployedPath('wallet.deployed.chains'),
+    auth: false,
+  }),
   styleBalance: (input: Input<'wallet.style-balance'>): WireRequest => ({
     service: 'wallet',
     method: 'GET',
