@@ -30,30 +30,42 @@ interface ShippedCase {
   readonly duration?: string;
   /** Top-level settings replaced to fit the shorter duration (the same kind of setting, earlier). */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * The least share of the exchanges a replay through the deployed dialect sends (issue 70 part 4:
+   * the goal is 0.95). Below it where what is left has no operation on a deployment or in afp yet;
+   * the comment names what, and each is listed per operation with its reason by the replay itself.
+   */
+  readonly sentAtLeast: number;
 }
 
 const CASES: readonly ShippedCase[] = [
   // 90 days hold a 60-day registration year, its 7-day grace, the release and the race again.
-  { file: 'domain-rush.yaml', divideCounts: 20, duration: '90d' },
-  { file: 'escrow-expiry.yaml', divideCounts: 40 },
+  // Left: DNS records and domain lists (no documents-style reading yet), renewals and priced transfers (none on a deployment).
+  { file: 'domain-rush.yaml', divideCounts: 20, duration: '90d', sentAtLeast: 0.86 },
+  { file: 'escrow-expiry.yaml', divideCounts: 40, sentAtLeast: 0.95 },
   // Its dice closure (from 6h for 2h) moves inside two hours.
   {
     file: 'house-edge.yaml',
     divideCounts: 26,
+    sentAtLeast: 0.95,
     duration: '2h',
     settings: { casino: { starting_deposit: '100.00', closures: [{ game: 'dice', from: '1h', for: '30m' }] } },
   },
-  { file: 'k6-smoke.yaml', divideCounts: 1 },
-  { file: 'load-smoke.yaml', divideCounts: 5 },
-  { file: 'million.yaml', divideCounts: 1_000 },
-  { file: 'property-mix.yaml', divideCounts: 2, duration: '12h' },
-  { file: 'quickstart.yaml', divideCounts: 25, duration: '2d' },
-  { file: 'referral-tree.yaml', divideCounts: 6, duration: '1d' },
-  { file: 'tiers-and-faults.yaml', divideCounts: 4 },
+  { file: 'k6-smoke.yaml', divideCounts: 1, sentAtLeast: 0.95 },
+  { file: 'load-smoke.yaml', divideCounts: 5, sentAtLeast: 0.95 },
+  { file: 'million.yaml', divideCounts: 1_000, sentAtLeast: 0.95 },
+  // Left: tournament lists, domain lists, token sends, netted flips, registrations refused for want of funds.
+  { file: 'property-mix.yaml', divideCounts: 2, duration: '12h', sentAtLeast: 0.9 },
+  { file: 'quickstart.yaml', divideCounts: 25, duration: '2d', sentAtLeast: 0.95 },
+  // Left: referral statistics (229 of 622: the deployed stand-in serves no /auth/referral/stats yet) and spot orders (none on a deployment).
+  { file: 'referral-tree.yaml', divideCounts: 6, duration: '1d', sentAtLeast: 0.53 },
+  { file: 'tiers-and-faults.yaml', divideCounts: 4, sentAtLeast: 0.95 },
   // The crash (BTC −30 %, ETH −20 % an hour later, SOL-PERP closed two hours) moves to hour 12.
   {
     file: 'trading-crash.yaml',
     divideCounts: 15,
+    // Left: flips of netted positions and orders refused for want of the one platform balance (60 + 32 of 1,502).
+    sentAtLeast: 0.9,
     duration: '1d',
     settings: {
       trading: {
@@ -68,7 +80,8 @@ const CASES: readonly ShippedCase[] = [
   // Divided by 8 (5 holders, 3 swappers, both styles; 316 exchanges), not 4 (606): the same 12
   // endpoint-and-status pairs are recorded, and each wallet's keys are derived again by every
   // serve of the case, which made it the costliest case after million.
-  { file: 'wallet-swaps.yaml', divideCounts: 8, duration: '12h' },
+  // Left: token sends (afp's wallet.send sends native coins only), sends whose sender could not be funded, bad input.
+  { file: 'wallet-swaps.yaml', divideCounts: 8, duration: '12h', sentAtLeast: 0.87 },
 ];
 
 let directory: string;
@@ -163,7 +176,10 @@ describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (s
         output,
       ).toEqual([]);
       expect(code, output).toBe(0);
-      expect(output).toMatch(/sent as operations: [1-9]/);
+      const counts = /exchanges: (\d+) of \d+ · sent as operations: (\d+)/.exec(output);
+      expect(counts, output).not.toBeNull();
+      const [exchanges, sent] = [Number(counts?.[1]), Number(counts?.[2])];
+      expect(sent / exchanges, `${sent} of ${exchanges} sent`).toBeGreaterThanOrEqual(shipped.sentAtLeast);
     } finally {
       await serve.close();
     }
