@@ -111,7 +111,7 @@ export interface EscrowView {
 }
 
 /** One transaction of an address as a wallet lists it (amounts as the chain writes them). */
-export interface WalletTransaction {
+export interface LiveWalletTx {
   readonly txHash: string;
   readonly amount: string | null;
   readonly status: string | null;
@@ -390,7 +390,7 @@ export interface Operations {
   /** An address's transactions, newest first; `txHash`: only that one (a read by hash, asked as its sender's list). */
   'wallet.transactions': {
     input: { address: string; chain: string | null; limit: number | null; txHash: string | null };
-    result: { transactions: readonly WalletTransaction[] };
+    result: { transactions: readonly LiveWalletTx[] };
   };
   /** A swap order's state. */
   'wallet.swap-status': { input: { orderId: string }; result: { orderId: string; status: string | null } };

@@ -44,7 +44,7 @@ import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
 import type { EscrowView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
-import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
+import type { ReadOutcome } from '../live/read-answer.ts';
 import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
@@ -63,6 +63,7 @@ import {
   findingSuffix,
   isRegistration,
   liveOutcomeOf,
+  recordedOutcome,
   recordingDialect,
   secretFreeCurl,
 } from './replay-exchange-parts.ts';
@@ -167,24 +168,11 @@ export class OperationReplay {
       const agentId = this.recordedAgent(reference);
       return this.bindings.live(agentId) ?? reference;
     },
-    escrow: (escrowId) => {
-      const orphanedAt = this.orphans.get(escrowId);
-      if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
-      return this.bindings.live(escrowId) ?? escrowId;
-    },
+    escrow: (escrowId) => this.orphanOr(escrowId, this.bindings),
     bet: (betId) => this.bindings.live(betId) ?? betId,
     tournament: (tournamentId) => this.bindings.live(tournamentId) ?? tournamentId,
-    tx: (txHash) => {
-      const bound = this.bindings.live(txHash);
-      // A hash the target never issued: its send was refused there or not replayed; what is asked of it follows.
-      if (bound === undefined) this.orphanCause = `the transaction ${txHash} was never sent on the target`;
-      return bound ?? txHash;
-    },
-    order: (orderId) => {
-      const orphanedAt = this.orphans.get(orderId);
-      if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
-      return this.bindings.live(orderId) ?? orderId;
-    },
+    tx: (txHash) => this.boundOrNever(txHash, 'transaction'),
+    order: (orderId) => this.orphanOr(orderId, this.bindings),
     domain: (name) => this.serviceAccounts.domainId(name),
     address: (recorded) => this.bindings.live(recorded) ?? recorded,
     walletKey: (body) =>
@@ -211,6 +199,20 @@ export class OperationReplay {
     });
   }
 
+  /** The target's id of a recorded escrow or order; an orphan (never created there) is noted for the exchange. */
+  private orphanOr(recordedId: string, bindings: Bindings): string {
+    const orphanedAt = this.orphans.get(recordedId);
+    if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
+    return bindings.live(recordedId) ?? recordedId;
+  }
+
+  /** The target's id of a recorded one; one it never issued (its creation refused or not replayed) explains what follows. */
+  private boundOrNever(recordedId: string, what: string): string {
+    const bound = this.bindings.live(recordedId);
+    if (bound === undefined) this.orphanCause = `the ${what} ${recordedId} was never made on the target`;
+    return bound ?? recordedId;
+  }
+
   /** A recorded agent reference (id, address, referral code) → the recorded agent id. */
   private recordedAgent(reference: string): string {
     // An address names its agent in any letter case, as the platform reads it (services/shared/agents.ts).
@@ -226,11 +228,7 @@ export class OperationReplay {
       ...this.ids,
       agent: (reference) => bindings.live(this.recordedAgent(reference)) ?? this.ids.agent(reference),
       // The service's answers bind its own ids (an order's) in its own bindings.
-      order: (orderId) => {
-        const orphanedAt = this.orphans.get(orderId);
-        if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
-        return bindings.live(orderId) ?? orderId;
-      },
+      order: (orderId) => this.orphanOr(orderId, bindings),
     };
   }
 
@@ -383,16 +381,7 @@ export class OperationReplay {
         title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`,
         evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
       });
-    const recorded = readAnswer(
-      dialect,
-      row.op,
-      {
-        status: exchange.response.status,
-        body: row.recordedAs?.(exchange.response.body) ?? exchange.response.body,
-        json: exchange.response.body_dropped !== true,
-      },
-      input,
-    ).outcome;
+    const recorded = recordedOutcome(exchange, row, dialect, input);
     this.learnAliases(row.op, recorded);
     const own = accountService(service);
     const ownAccounts = own !== null && this.serviceAccounts.separate(own);

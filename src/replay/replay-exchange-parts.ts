@@ -11,7 +11,9 @@ import { dialectByName } from '../live/dialects/index.ts';
 import type { Dialect } from '../live/dialects/dialect.ts';
 import type { CallOutcome, SentRequest } from '../live/live-session.ts';
 import type { OperationName } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
+import type { OperationInput, OperationResult } from '../live/operations.ts';
+import type { RouteOperation } from './route-operations-types.ts';
 import type { ResultDifference } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';
 
@@ -76,4 +78,17 @@ export function explanation(difference: ResultDifference): string {
 
 export function isRegistration(op: OperationName): boolean {
   return op === 'faucet.register' || op === 'casino.register';
+}
+
+/** The recorded answer read as the operation's result, through the recording's dialect (in the operation's shape: `recordedAs`). */
+export function recordedOutcome(
+  exchange: RecordedExchange,
+  row: RouteOperation<OperationName>,
+  dialect: Dialect,
+  input: OperationInput<OperationName>,
+): ReadOutcome<OperationResult<OperationName>> {
+  const { response } = exchange;
+  const body = row.recordedAs?.(response.body) ?? response.body;
+  return readAnswer(dialect, row.op, { status: response.status, body, json: response.body_dropped !== true }, input)
+    .outcome;
 }

@@ -7,7 +7,7 @@
  * A `mint` (afp's stand-ins list the harness's own funding of an address so) is not a transaction
  * of the address's owner: a replay funds a target its own way, so mints are left out of the list.
  */
-import type { WalletTransaction } from '../operations.ts';
+import type { LiveWalletTx } from '../operations.ts';
 import type { WireReader } from '../wire-reader.ts';
 import { row, type DialectTable } from './dialect.ts';
 import { WALLET_REQUESTS } from './documents/wallet.ts';
@@ -37,7 +37,7 @@ function isMint(item: unknown): boolean {
   return typeof item === 'object' && item !== null && (item as Record<string, unknown>)['type'] === 'mint';
 }
 
-function transactionOf(reader: WireReader): WalletTransaction | null {
+function transactionOf(reader: WireReader): LiveWalletTx | null {
   reader.knows(...TRANSACTION_FIELDS);
   const txHash = reader.string('tx_hash');
   const view = {
