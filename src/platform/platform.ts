@@ -148,6 +148,11 @@ export interface PlatformOptions {
   readonly authMemoMax?: number;
   /** The rate limiter's memory bound; default in rate-limiter.ts (1,000,000; tests use small ones). */
   readonly limiter?: RateLimiterOptions;
+  /**
+   * Trading funding applied in spans, not by a timer per instant (TradingService.fundingSpans:
+   * the same state, no per-instant funding events; afp serve's clock moves). Default false.
+   */
+  readonly fundingSpans?: boolean;
 }
 
 export class Platform {
@@ -214,6 +219,8 @@ export class Platform {
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
     this.domains = new DomainsService(this.context);
     this.trading = new TradingService(this.context, { seed: options.seed, ...options.trading });
+    this.trading.fundingSpans = options.fundingSpans === true;
+    this.trading.settleFunding(options.startMs);
     this.wallet = new WalletService(this.context, this.trading.prices);
     this.limiter = new RateLimiter(this.config.limits, options.limiter);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
@@ -254,9 +261,11 @@ export class Platform {
         this.lastMs = nowMs;
         continue;
       }
-      if (closureMs === undefined || closureMs > nowMs) return;
+      if (closureMs === undefined || closureMs > nowMs) break;
       this.closureSchedule.applyDue(closureMs, this.casino);
     }
+    // Funding in spans: the instants passed since the last timer (none run in between: nothing else reads what funding moves).
+    this.trading.settleFunding(nowMs);
   }
 
   get nowMs(): number {

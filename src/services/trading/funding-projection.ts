@@ -1,0 +1,147 @@
+/**
+ * Where liquidations can happen ahead, with funding moving the margins (funding spans,
+ * funding-spans.ts): the funding of each open position is run ahead over the window of instants
+ * (funding-run.ts), which gives, before each instant, a bound on its liquidation price (above it
+ * for a long, below for a short) and the instant funding itself liquidates it, if any. Per
+ * market, the strongest bound of its positions between each two instants; the planner
+ * (funding-plan.ts) searches the price path against them.
+ * Remembered, as memos of pure functions of a position's terms and the path (not state): a
+ * position's projection while its quantity, entry, side and margin plus funding paid are
+ * unchanged (funding moves margin and funding paid by opposite amounts, so the sum says whether
+ * anything else touched it), and a market's bounds while the projections of its positions are the
+ * same objects — so a plan after one fill runs ahead only the position the fill changed.
+ * Limits: bounds are Float32 rounded outward (a bound too strict by 1e-7 costs an early tick,
+ * never a late one); at most PROJECTIONS_MAX projections and MARKETS_MAX markets' bounds are kept
+ * (each memo cleared whole when full).
+ */
+import { freshTally, liquidationBound, runFunding } from './funding-run.ts';
+import { termsOf, type FundingInstants } from './funding-spans.ts';
+import { WINDOW, windowPrices } from './funding-window.ts';
+import { marketBySymbol, type Market } from './market-catalogue.ts';
+import type { PriceBook } from './price-book.ts';
+import type { PositionRecord } from './trading-record.ts';
+
+const PROJECTIONS_MAX = 4_096;
+const MARKETS_MAX = 1_024;
+/** Outward rounding of a Float32 bound (2^-22 relative, well above Float32's half ulp). */
+const OUTWARD = 2 ** -22;
+
+export interface ProjectionInput {
+  readonly prices: PriceBook;
+  readonly maintenanceBps: bigint;
+  readonly instants: FundingInstants;
+}
+
+/** One position run ahead over a window from instant offset `fromOffset`. */
+interface PositionProjection {
+  readonly key: string;
+  readonly window: number;
+  readonly fromOffset: number;
+  /** [o]: the bound before instant offset o (margin after o − 1), for o ≥ fromOffset; NaN before. */
+  readonly bounds: Float32Array;
+  /** The offset at which funding liquidates it, or -1. */
+  readonly liquidatedAt: number;
+}
+
+/** A market's strongest bounds between instants (and its first funding liquidation). */
+export interface MarketProjection {
+  readonly market: Market;
+  readonly window: number;
+  readonly parts: readonly PositionProjection[];
+  /** [o]: the highest long bound before offset o (-Infinity: none); the lowest short bound (Infinity: none). */
+  readonly longBounds: Float32Array;
+  readonly shortBounds: Float32Array;
+  readonly liquidatedAt: number;
+}
+
+const POSITIONS = new Map<PositionRecord, PositionProjection>();
+const MARKETS = new WeakMap<PriceBook, Map<string, MarketProjection>>();
+
+/** The projections of the markets of `positions` over `window` from `fromOffset` (the first instant not yet funded). */
+export function marketProjections(
+  input: ProjectionInput,
+  positions: readonly PositionRecord[],
+  window: number,
+  fromOffset: number,
+): MarketProjection[] {
+  const byMarket = new Map<string, PositionProjection[]>();
+  for (const position of positions) {
+    const part = positionProjection(input, position, window, fromOffset);
+    const list = byMarket.get(position.symbol);
+    if (list === undefined) byMarket.set(position.symbol, [part]);
+    else list.push(part);
+  }
+  let memo = MARKETS.get(input.prices);
+  if (memo === undefined) {
+    memo = new Map();
+    MARKETS.set(input.prices, memo);
+  }
+  const found: MarketProjection[] = [];
+  for (const [symbol, parts] of byMarket) {
+    let market = memo.get(symbol);
+    if (market === undefined || market.window !== window || !sameParts(market.parts, parts)) {
+      market = aggregate(marketBySymbol(symbol) as Market, window, parts);
+      if (memo.size >= MARKETS_MAX) memo.clear();
+      memo.set(symbol, market);
+    }
+    found.push(market);
+  }
+  return found;
+}
+
+function sameParts(a: readonly PositionProjection[], b: readonly PositionProjection[]): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
+}
+
+function aggregate(market: Market, window: number, parts: readonly PositionProjection[]): MarketProjection {
+  const longBounds = new Float32Array(WINDOW + 1).fill(-Infinity);
+  const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
+  let liquidatedAt = -1;
+  for (const part of parts) {
+    const into = part.key.startsWith('long') ? longBounds : shortBounds;
+    const long = into === longBounds;
+    const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
+    for (let offset = part.fromOffset; offset <= end; offset++) {
+      const bound = part.bounds[offset] as number;
+      const held = into[offset] as number;
+      if (long ? bound > held : bound < held) into[offset] = bound;
+    }
+    if (part.liquidatedAt >= 0 && (liquidatedAt < 0 || part.liquidatedAt < liquidatedAt))
+      liquidatedAt = part.liquidatedAt;
+  }
+  return { market, window, parts, longBounds, shortBounds, liquidatedAt };
+}
+
+/** A position's projection, remembered while its terms and window hold and it starts no later. */
+function positionProjection(
+  input: ProjectionInput,
+  position: PositionRecord,
+  window: number,
+  fromOffset: number,
+): PositionProjection {
+  const key = `${position.side}|${position.qty}|${position.entryPrice}|${position.marginMicro + position.fundingPaidMicro}`;
+  const known = POSITIONS.get(position);
+  if (known !== undefined && known.key === key && known.window === window && known.fromOffset <= fromOffset)
+    return known;
+  const market = marketBySymbol(position.symbol) as Market;
+  const terms = termsOf(position, input.maintenanceBps);
+  const bound = liquidationBound(terms);
+  const long = position.side === 'long';
+  const outward = (value: number): number => Math.fround(value + (long ? 1 : -1) * (Math.abs(value) * OUTWARD + 1));
+  const bounds = new Float32Array(WINDOW + 1).fill(Number.NaN);
+  const tally = freshTally(position.marginMicro);
+  bounds[fromOffset] = outward(bound(tally.marginMicro));
+  runFunding(
+    terms,
+    windowPrices(input.prices, market, window, input.instants),
+    tally,
+    { from: fromOffset, to: WINDOW },
+    (offset, marginMicro) => {
+      bounds[offset + 1] = outward(bound(marginMicro));
+    },
+  );
+  const projection = { key, window, fromOffset, bounds, liquidatedAt: tally.liquidatedAt };
+  if (POSITIONS.size >= PROJECTIONS_MAX) POSITIONS.clear();
+  POSITIONS.set(position, projection);
+  return projection;
+}
