@@ -11,7 +11,7 @@
  * shock stretches per search (past them the boundary reached is answered, an early tick).
  */
 import { marketProjections, type MarketProjection, type ProjectionInput } from './funding-projection.ts';
-import { instantAtOrBefore } from './funding-spans.ts';
+import { instantAtOrBefore } from './funding-window.ts';
 import { WINDOW } from './funding-window.ts';
 import { firstTickOutside } from './price-search.ts';
 import { thresholdBands } from './threshold-bands.ts';

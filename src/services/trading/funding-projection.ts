@@ -14,9 +14,8 @@
  * never a late one); at most PROJECTIONS_MAX projections and MARKETS_MAX markets' bounds are kept
  * (each memo cleared whole when full).
  */
-import { freshTally, liquidationBound, runFunding } from './funding-run.ts';
-import { termsOf, type FundingInstants } from './funding-spans.ts';
-import { WINDOW, windowPrices } from './funding-window.ts';
+import { freshTally, liquidationBound, runFunding, type FundingTally } from './funding-run.ts';
+import { WINDOW, termsOf, windowPrices, type FundingInstants } from './funding-window.ts';
 import { marketBySymbol, type Market } from './market-catalogue.ts';
 import type { PriceBook } from './price-book.ts';
 import type { PositionRecord } from './trading-record.ts';
@@ -37,8 +36,10 @@ interface PositionProjection {
   readonly key: string;
   readonly window: number;
   readonly fromOffset: number;
-  /** [o]: the bound before instant offset o (margin after o − 1), for o ≥ fromOffset; NaN before. */
-  readonly bounds: Float32Array;
+  /** [o]: the margin before instant offset o (after o − 1), for o ≥ fromOffset (up to the liquidation). */
+  readonly margins: Float64Array;
+  /** The liquidation price's bound at a margin. */
+  readonly bound: (marginMicro: number) => number;
   /** The offset at which funding liquidates it, or -1. */
   readonly liquidatedAt: number;
 }
@@ -47,6 +48,8 @@ interface PositionProjection {
 export interface MarketProjection {
   readonly market: Market;
   readonly window: number;
+  /** The first offset the bounds hold (before it: none). */
+  readonly fromOffset: number;
   readonly parts: readonly PositionProjection[];
   /** [o]: the highest long bound before offset o (-Infinity: none); the lowest short bound (Infinity: none). */
   readonly longBounds: Float32Array;
@@ -79,8 +82,13 @@ export function marketProjections(
   const found: MarketProjection[] = [];
   for (const [symbol, parts] of byMarket) {
     let market = memo.get(symbol);
-    if (market === undefined || market.window !== window || !sameParts(market.parts, parts)) {
-      market = aggregate(marketBySymbol(symbol) as Market, window, parts);
+    if (
+      market === undefined ||
+      market.window !== window ||
+      market.fromOffset > fromOffset ||
+      !sameParts(market.parts, parts)
+    ) {
+      market = aggregate(marketBySymbol(symbol) as Market, { window, fromOffset }, parts);
       if (memo.size >= MARKETS_MAX) memo.clear();
       memo.set(symbol, market);
     }
@@ -93,7 +101,12 @@ function sameParts(a: readonly PositionProjection[], b: readonly PositionProject
   return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
-function aggregate(market: Market, window: number, parts: readonly PositionProjection[]): MarketProjection {
+/** The market's bounds from `fromOffset` on (a plan never looks back). */
+function aggregate(
+  market: Market,
+  from: { readonly window: number; readonly fromOffset: number },
+  parts: readonly PositionProjection[],
+): MarketProjection {
   const longBounds = new Float32Array(WINDOW + 1).fill(-Infinity);
   const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
   let liquidatedAt = -1;
@@ -101,46 +114,85 @@ function aggregate(market: Market, window: number, parts: readonly PositionProje
     const into = part.key.startsWith('long') ? longBounds : shortBounds;
     const long = into === longBounds;
     const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
-    for (let offset = part.fromOffset; offset <= end; offset++) {
-      const bound = part.bounds[offset] as number;
+    const sign = long ? 1 : -1;
+    for (let offset = Math.max(part.fromOffset, from.fromOffset); offset <= end; offset++) {
+      const exact = part.bound(part.margins[offset] as number);
+      const bound = Math.fround(exact + sign * (Math.abs(exact) * OUTWARD + 1));
       const held = into[offset] as number;
       if (long ? bound > held : bound < held) into[offset] = bound;
     }
     if (part.liquidatedAt >= 0 && (liquidatedAt < 0 || part.liquidatedAt < liquidatedAt))
       liquidatedAt = part.liquidatedAt;
   }
-  return { market, window, parts, longBounds, shortBounds, liquidatedAt };
+  return { market, ...from, parts, longBounds, shortBounds, liquidatedAt };
 }
 
 /** A position's projection, remembered while its terms and window hold and it starts no later. */
+/**
+ * The funding of instant offsets [from, to) of `window` from a remembered projection of
+ * `position`, when one holds them and starts from the tally's margin (else null: run them).
+ */
+export function projectedFunding(
+  position: PositionRecord,
+  window: number,
+  range: { readonly from: number; readonly to: number },
+  tally: FundingTally,
+): boolean {
+  const known = POSITIONS.get(position);
+  if (
+    known === undefined ||
+    known.window !== window ||
+    known.fromOffset > range.from ||
+    known.key !== keyOf(position) ||
+    known.margins[range.from] !== tally.marginMicro
+  )
+    return false;
+  const to = known.liquidatedAt >= range.from && known.liquidatedAt < range.to ? known.liquidatedAt + 1 : range.to;
+  const margins = known.margins;
+  for (let offset = range.from; offset < to; offset++) {
+    const paid = (margins[offset] as number) - (margins[offset + 1] as number);
+    if (paid > 0) {
+      tally.paidMicro += paid;
+      tally.paidCount++;
+    } else if (paid < 0) {
+      tally.receivedMicro -= paid;
+      tally.receivedCount++;
+    }
+  }
+  tally.marginMicro = margins[to] as number;
+  if (known.liquidatedAt >= range.from && known.liquidatedAt < range.to) tally.liquidatedAt = known.liquidatedAt;
+  return true;
+}
+
+function keyOf(position: PositionRecord): string {
+  return `${position.side}|${position.qty}|${position.entryPrice}|${position.marginMicro + position.fundingPaidMicro}`;
+}
+
 function positionProjection(
   input: ProjectionInput,
   position: PositionRecord,
   window: number,
   fromOffset: number,
 ): PositionProjection {
-  const key = `${position.side}|${position.qty}|${position.entryPrice}|${position.marginMicro + position.fundingPaidMicro}`;
+  const key = keyOf(position);
   const known = POSITIONS.get(position);
   if (known !== undefined && known.key === key && known.window === window && known.fromOffset <= fromOffset)
     return known;
   const market = marketBySymbol(position.symbol) as Market;
   const terms = termsOf(position, input.maintenanceBps);
-  const bound = liquidationBound(terms);
-  const long = position.side === 'long';
-  const outward = (value: number): number => Math.fround(value + (long ? 1 : -1) * (Math.abs(value) * OUTWARD + 1));
-  const bounds = new Float32Array(WINDOW + 1).fill(Number.NaN);
+  // The position's last projection is stale: its buffer is reused (a century's move projects each position once per window).
+  const margins = known?.margins ?? new Float64Array(WINDOW + 1);
   const tally = freshTally(position.marginMicro);
-  bounds[fromOffset] = outward(bound(tally.marginMicro));
+  margins[fromOffset] = tally.marginMicro;
   runFunding(
     terms,
     windowPrices(input.prices, market, window, input.instants),
     tally,
     { from: fromOffset, to: WINDOW },
-    (offset, marginMicro) => {
-      bounds[offset + 1] = outward(bound(marginMicro));
-    },
+    margins,
   );
-  const projection = { key, window, fromOffset, bounds, liquidatedAt: tally.liquidatedAt };
+  const bound = liquidationBound(terms);
+  const projection = { key, window, fromOffset, margins, bound, liquidatedAt: tally.liquidatedAt };
   if (POSITIONS.size >= PROJECTIONS_MAX) POSITIONS.clear();
   POSITIONS.set(position, projection);
   return projection;

@@ -91,64 +91,73 @@ export function exactStep(
   return { paymentMicro, liquidated: crossesLiquidation(terms.side, mark, liquidation) };
 }
 
-/** Books one instant's payment (signed, as exactStep's) on the tally. */
-function book(tally: FundingTally, paymentMicro: number): void {
-  if (paymentMicro > 0) {
-    tally.paidMicro += paymentMicro;
-    tally.paidCount++;
-  } else if (paymentMicro < 0) {
-    tally.receivedMicro -= paymentMicro;
-    tally.receivedCount++;
-  }
-  tally.marginMicro -= paymentMicro;
-}
-
 /**
  * Runs instants [from, to) of `prices` on `tally`, stopping after a liquidation (its index in
- * `liquidatedAt`). `threshold(index, margin)`, when given, is told the margin after each instant
- * (the planner's liquidation prices between instants).
+ * `liquidatedAt`). `margins`, when given, gets the margin after each instant at [index + 1] (the
+ * planner's liquidation prices between instants). The loop keeps its numbers in locals: it runs
+ * once per position and instant.
  */
 export function runFunding(
   terms: FundingTerms,
   prices: InstantPrices,
   tally: FundingTally,
   range: { readonly from: number; readonly to: number },
-  afterInstant?: (index: number, marginMicro: number) => void,
+  margins?: Float64Array,
 ): void {
-  const fast = prices.fast && fastTerms(terms, BigInt(tally.marginMicro));
-  const step = fast ? new FastStep(terms) : null;
-  for (let index = range.from; index < range.to; index++) {
-    const mark = prices.marks[index] as number;
-    const rate = prices.rates[index] as number;
+  const step = prices.fast && fastTerms(terms, BigInt(tally.marginMicro)) ? new FastStep(terms) : null;
+  const { marks, rates } = prices;
+  let margin = tally.marginMicro;
+  let paid = 0;
+  let received = 0;
+  let paidCount = 0;
+  let receivedCount = 0;
+  let index = range.from;
+  for (; index < range.to; index++) {
+    const mark = marks[index] as number;
+    const rate = rates[index] as number;
+    let payment: number;
     let liquidated: boolean;
-    if (step !== null && tally.marginMicro < FAST_MAX) {
-      book(tally, step.payment(tally.marginMicro, mark, rate));
-      liquidated = step.liquidated(tally.marginMicro, mark);
+    if (step !== null && margin < FAST_MAX) {
+      payment = step.payment(margin, mark, rate);
+      liquidated = step.liquidated(margin - payment, mark);
     } else {
-      const exactMark = prices.exactMarks?.[index] ?? BigInt(mark);
-      const exact = exactStep(terms, BigInt(tally.marginMicro), exactMark, rate);
-      book(tally, Number(exact.paymentMicro));
+      const exact = exactStep(terms, BigInt(margin), prices.exactMarks?.[index] ?? BigInt(mark), rate);
+      payment = Number(exact.paymentMicro);
       liquidated = exact.liquidated;
     }
-    afterInstant?.(index, tally.marginMicro);
-    if (liquidated) {
-      tally.liquidatedAt = index;
-      return;
+    if (payment > 0) {
+      paid += payment;
+      paidCount++;
+    } else if (payment < 0) {
+      received -= payment;
+      receivedCount++;
     }
+    margin -= payment;
+    if (margins !== undefined) margins[index + 1] = margin;
+    if (liquidated) break;
   }
+  tally.marginMicro = margin;
+  tally.paidMicro += paid;
+  tally.receivedMicro += received;
+  tally.paidCount += paidCount;
+  tally.receivedCount += receivedCount;
+  if (index < range.to) tally.liquidatedAt = index;
 }
 
 /** The fast path's constants of one position (see the header). */
 class FastStep {
-  private readonly qty: number;
   private readonly qtyBig: bigint;
+  /** qty / 10^10 and 10^10 / qty: multiplications in the loop, not divisions (both inside the slack). */
+  private readonly perMark: number;
+  private readonly perMargin: number;
   private readonly long: boolean;
   /** Long: entry + maintenance; short: entry − maintenance (the liquidation check's constant). */
   private readonly anchor: number;
 
   constructor(terms: FundingTerms) {
-    this.qty = Number(terms.qty);
     this.qtyBig = terms.qty;
+    this.perMark = Number(terms.qty) / DIVISOR;
+    this.perMargin = DIVISOR / Number(terms.qty);
     this.long = terms.side === 'long';
     const maintenance = (terms.entry * terms.maintenanceBps) / 10_000n;
     this.anchor = Number(this.long ? terms.entry + maintenance : terms.entry - maintenance);
@@ -156,7 +165,7 @@ class FastStep {
 
   /** floor(qty × mark / 10^10), exactly. */
   private notional(mark: number): number {
-    const value = (this.qty * mark) / DIVISOR;
+    const value = this.perMark * mark;
     const floor = Math.floor(value);
     const slack = value * RELATIVE_SLACK + 1e-9;
     if (value - floor > slack && floor + 1 - value > slack) return floor;
@@ -174,7 +183,7 @@ class FastStep {
       const pays = rate > 0 === this.long;
       return pays ? Math.min(marginMicro, Number((exact + 999_999n) / 1_000_000n)) : -Number(exact / 1_000_000n);
     }
-    let quotient = Math.floor(product / 1e6);
+    let quotient = Math.floor(product * 1e-6);
     let rest = product - quotient * 1e6;
     if (rest < 0) {
       quotient--;
@@ -198,7 +207,7 @@ class FastStep {
   liquidated(marginMicro: number, mark: number): boolean {
     const bound = this.long ? this.anchor - mark + 1 : mark - this.anchor + 1;
     if (bound <= 0) return false;
-    const perUnit = (marginMicro * DIVISOR) / this.qty;
+    const perUnit = marginMicro * this.perMargin;
     const slack = (bound + perUnit) * RELATIVE_SLACK + 1e-6;
     if (bound - perUnit > slack) return true;
     if (perUnit - bound > slack) return false;
@@ -207,7 +216,7 @@ class FastStep {
 
   /** The liquidation price at `marginMicro`, rounded away from safety (higher for a long, lower for a short): a plan's bound. */
   boundOf(marginMicro: number): number {
-    const perUnit = (marginMicro * DIVISOR) / this.qty;
+    const perUnit = marginMicro * this.perMargin;
     const slack = (this.anchor + perUnit) * RELATIVE_SLACK + 2;
     return this.long ? this.anchor - perUnit + slack : this.anchor + perUnit - slack;
   }

@@ -12,18 +12,13 @@
  * spans, has no event consumer; the simulator's invariants watch the timer's).
  */
 import type { Ledger } from '../../core/ledger.ts';
-import { freshTally, runFunding, type FundingTally, type FundingTerms } from './funding-run.ts';
-import { WINDOW, windowPrices } from './funding-window.ts';
+import { freshTally, runFunding, type FundingTally } from './funding-run.ts';
+import { projectedFunding } from './funding-projection.ts';
+import { WINDOW, termsOf, windowPrices, type FundingInstants } from './funding-window.ts';
 import { marketBySymbol, type Market } from './market-catalogue.ts';
 import type { PriceBook } from './price-book.ts';
 import type { MutablePosition } from './trading-book.ts';
 import { TRADING_HOUSE, marginAccount } from './trading-record.ts';
-
-/** Funding instant n is at n × periodMs + lateMs. */
-export interface FundingInstants {
-  readonly periodMs: number;
-  readonly lateMs: number;
-}
 
 export interface SpanWork {
   readonly ledger: Ledger;
@@ -34,15 +29,6 @@ export interface SpanWork {
   readonly positions: readonly MutablePosition[];
   /** trading.ts's liquidation (margin forfeited, triggers ended, event emitted). */
   readonly liquidate: (position: MutablePosition, mark: bigint, atMs: number) => void;
-}
-
-/** The index of the last funding instant at or before `ms`. */
-export function instantAtOrBefore(ms: number, instants: FundingInstants): number {
-  return Math.floor((ms - instants.lateMs) / instants.periodMs);
-}
-
-export function termsOf(position: MutablePosition, maintenanceBps: bigint): FundingTerms {
-  return { side: position.side, qty: position.qty, entry: position.entryPrice, maintenanceBps };
 }
 
 /** Applies funding instants fromIndex..throughIndex (inclusive) to the open positions. */
@@ -77,11 +63,9 @@ function tallyOf(work: SpanWork, position: MutablePosition, fromIndex: number, t
   const tally = freshTally(position.marginMicro);
   for (let window = Math.floor(fromIndex / WINDOW); window <= Math.floor(throughIndex / WINDOW); window++) {
     const base = window * WINDOW;
-    const prices = windowPrices(work.prices, market, window, work.instants);
-    runFunding(terms, prices, tally, {
-      from: Math.max(fromIndex, base) - base,
-      to: Math.min(throughIndex + 1, base + WINDOW) - base,
-    });
+    const range = { from: Math.max(fromIndex, base) - base, to: Math.min(throughIndex + 1, base + WINDOW) - base };
+    if (!projectedFunding(position, window, range, tally))
+      runFunding(terms, windowPrices(work.prices, market, window, work.instants), tally, range);
     if (tally.liquidatedAt >= 0) {
       tally.liquidatedAt += base;
       break;

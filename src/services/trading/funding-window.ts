@@ -11,7 +11,8 @@
  */
 import type { Market } from './market-catalogue.ts';
 import type { PriceBook } from './price-book.ts';
-import { FAST_MAX, type InstantPrices } from './funding-run.ts';
+import { FAST_MAX, type FundingTerms, type InstantPrices } from './funding-run.ts';
+import type { PositionRecord } from './trading-record.ts';
 
 /** Instants per window (≈ 1.9 years of 8-hour periods). */
 export const WINDOW = 2_048;
@@ -51,4 +52,19 @@ export function windowPrices(
     memo.set(key, found);
   }
   return found;
+}
+
+/** Funding instant n is at n × periodMs + lateMs. */
+export interface FundingInstants {
+  readonly periodMs: number;
+  readonly lateMs: number;
+}
+
+/** The index of the last funding instant at or before `ms`. */
+export function instantAtOrBefore(ms: number, instants: FundingInstants): number {
+  return Math.floor((ms - instants.lateMs) / instants.periodMs);
+}
+
+export function termsOf(position: PositionRecord, maintenanceBps: bigint): FundingTerms {
+  return { side: position.side, qty: position.qty, entry: position.entryPrice, maintenanceBps };
 }
