@@ -19,6 +19,9 @@ import { nextActiveTick, type TickPlanInput } from './tick-planner.ts';
 
 const SEGMENTS_MAX = 64;
 
+/** Per market projection: the ticks searched and the first crossing found (null: none up to toTick). */
+const CROSSINGS = new WeakMap<MarketProjection, { fromTick: number; toTick: number; hit: number | null }>();
+
 /** One plan's ticks and instants: instant offsets `from`..`to` of `window` lie in [fromTick, toTick]. */
 interface PlanRange {
   readonly window: number;
@@ -64,9 +67,39 @@ export function nextActiveTickWithFunding(
 function firstLiquidation(input: TickPlanInput, market: MarketProjection, range: PlanRange): number | null {
   const byFunding =
     market.liquidatedAt >= range.from && market.liquidatedAt <= range.to ? range.tickOf(market.liquidatedAt) : null;
-  // Intervals: before offset o for o in from..to+1 (the last one after the range's last instant).
-  const byPrice = descend(input, market, range, range.from, Math.min(range.to + 1, WINDOW));
+  const byPrice = priceCrossing(input, market, range);
   return byPrice === null ? byFunding : byFunding === null ? byPrice : Math.min(byPrice, byFunding);
+}
+
+/**
+ * The first tick of the range whose mid crosses a bound, remembered per market projection (its
+ * bounds never change): a later plan of the same bounds starting no earlier reuses a crossing not
+ * yet passed, or searches only past the ticks already found clear.
+ */
+function priceCrossing(input: TickPlanInput, market: MarketProjection, range: PlanRange): number | null {
+  const known = CROSSINGS.get(market);
+  if (known !== undefined && range.fromTick >= known.fromTick) {
+    if (known.hit !== null && known.hit >= range.fromTick) return known.hit <= range.toTick ? known.hit : null;
+    if (known.hit === null && range.toTick <= known.toTick) return null;
+  }
+  const clearTo = known !== undefined && known.hit === null && range.fromTick >= known.fromTick ? known.toTick : -1;
+  const fromTick = Math.max(range.fromTick, clearTo + 1);
+  const from = Math.max(range.from, offsetAfter(range, fromTick));
+  // Intervals: before offset o for o in from..to+1 (the last one after the range's last instant).
+  const hit = descend(input, market, { ...range, from, fromTick }, from, Math.min(range.to + 1, WINDOW));
+  CROSSINGS.set(market, {
+    fromTick: known !== undefined && clearTo >= 0 ? known.fromTick : range.fromTick,
+    toTick: range.toTick,
+    hit,
+  });
+  return hit;
+}
+
+/** The offset of the first instant of the range at or after `tick` (range.to + 1 when none). */
+function offsetAfter(range: PlanRange, tick: number): number {
+  let offset = range.from;
+  while (offset <= range.to && range.tickOf(offset) < tick) offset++;
+  return offset;
 }
 
 /** The first crossing in the intervals before offsets lo..hi, halving where the strongest bound is crossed. */

@@ -6,10 +6,10 @@
  * market, the strongest bound of its positions between each two instants; the planner
  * (funding-plan.ts) searches the price path against them.
  * Remembered, as memos of pure functions of a position's terms and the path (not state): a
- * position's projection while its quantity, entry, side and margin plus funding paid are
- * unchanged (funding moves margin and funding paid by opposite amounts, so the sum says whether
- * anything else touched it), and a market's bounds while the projections of its positions are the
- * same objects — so a plan after one fill runs ahead only the position the fill changed.
+ * position's projection while its side, quantity and entry are unchanged and its margin is the
+ * one projected for the instant reached (the run ahead is a function of those), and a market's
+ * bounds while the projections of its positions are the same objects — so a plan after one fill
+ * runs ahead only the position the fill changed.
  * Limits: bounds are Float32 rounded outward (a bound too strict by 1e-7 costs an early tick,
  * never a late one); at most PROJECTIONS_MAX projections and MARKETS_MAX markets' bounds are kept
  * (each memo cleared whole when full).
@@ -33,7 +33,9 @@ export interface ProjectionInput {
 
 /** One position run ahead over a window from instant offset `fromOffset`. */
 interface PositionProjection {
-  readonly key: string;
+  readonly side: PositionRecord['side'];
+  readonly qty: bigint;
+  readonly entry: bigint;
   readonly window: number;
   readonly fromOffset: number;
   /** [o]: the margin before instant offset o (after o − 1), for o ≥ fromOffset (up to the liquidation). */
@@ -111,7 +113,7 @@ function aggregate(
   const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
   let liquidatedAt = -1;
   for (const part of parts) {
-    const into = part.key.startsWith('long') ? longBounds : shortBounds;
+    const into = part.side === 'long' ? longBounds : shortBounds;
     const long = into === longBounds;
     const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
     const sign = long ? 1 : -1;
@@ -143,7 +145,7 @@ export function projectedFunding(
     known === undefined ||
     known.window !== window ||
     known.fromOffset > range.from ||
-    known.key !== keyOf(position) ||
+    !sameTerms(known, position) ||
     known.margins[range.from] !== tally.marginMicro
   )
     return false;
@@ -164,8 +166,9 @@ export function projectedFunding(
   return true;
 }
 
-function keyOf(position: PositionRecord): string {
-  return `${position.side}|${position.qty}|${position.entryPrice}|${position.marginMicro + position.fundingPaidMicro}`;
+/** Whether a projection was run for the position's terms (its margin is checked where it is used). */
+function sameTerms(known: PositionProjection, position: PositionRecord): boolean {
+  return known.side === position.side && known.qty === position.qty && known.entry === position.entryPrice;
 }
 
 function positionProjection(
@@ -174,9 +177,15 @@ function positionProjection(
   window: number,
   fromOffset: number,
 ): PositionProjection {
-  const key = keyOf(position);
   const known = POSITIONS.get(position);
-  if (known !== undefined && known.key === key && known.window === window && known.fromOffset <= fromOffset)
+  if (
+    known !== undefined &&
+    known.window === window &&
+    known.fromOffset <= fromOffset &&
+    sameTerms(known, position) &&
+    known.margins[fromOffset] === Number(position.marginMicro) &&
+    (known.liquidatedAt < 0 || known.liquidatedAt >= fromOffset)
+  )
     return known;
   const market = marketBySymbol(position.symbol) as Market;
   const terms = termsOf(position, input.maintenanceBps);
@@ -192,7 +201,16 @@ function positionProjection(
     margins,
   );
   const bound = liquidationBound(terms);
-  const projection = { key, window, fromOffset, margins, bound, liquidatedAt: tally.liquidatedAt };
+  const projection = {
+    side: position.side,
+    qty: position.qty,
+    entry: position.entryPrice,
+    window,
+    fromOffset,
+    margins,
+    bound,
+    liquidatedAt: tally.liquidatedAt,
+  };
   if (POSITIONS.size >= PROJECTIONS_MAX) POSITIONS.clear();
   POSITIONS.set(position, projection);
   return projection;

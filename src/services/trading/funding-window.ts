@@ -7,19 +7,21 @@
  * `trading-funding-late`, else 0); its rate is the one quoted just before it (the period it ends),
  * its mark the mid at it, as trading.ts's funding timer reads them.
  * A memo of pure functions per price book (which fixes the seed and the shocks), not state: at
- * most WINDOWS_MAX windows (all dropped past that).
+ * most KEPT windows per market (the oldest dropped first).
  */
 import type { Market } from './market-catalogue.ts';
 import type { PriceBook } from './price-book.ts';
 import { FAST_MAX, type FundingTerms, type InstantPrices } from './funding-run.ts';
 import type { PositionRecord } from './trading-record.ts';
 
-/** Instants per window (≈ 1.9 years of 8-hour periods). */
-export const WINDOW = 2_048;
-const WINDOWS_MAX = 1_024;
+/** Instants per window (≈ 170 days of 8-hour periods): the longest a plan runs every position ahead at once. */
+export const WINDOW = 512;
+/** Windows kept per market (a move goes forward: the one in use and the one before). */
+const KEPT = 2;
 const FAST_MAX_BIG = BigInt(FAST_MAX);
 
-const MEMOS = new WeakMap<PriceBook, Map<string, InstantPrices>>();
+/** Per price book: `${symbol}|${periodMs}|${lateMs}` → the market's latest windows, newest last. */
+const MEMOS = new WeakMap<PriceBook, Map<string, { window: number; prices: InstantPrices }[]>>();
 
 /** Window `window`'s instants of `market`. */
 export function windowPrices(
@@ -33,25 +35,41 @@ export function windowPrices(
     memo = new Map();
     MEMOS.set(prices, memo);
   }
-  const key = `${market.symbol}|${window}|${instants.periodMs}|${instants.lateMs}`;
-  let found = memo.get(key);
-  if (found === undefined) {
-    const marks = new Float64Array(WINDOW);
-    const rates = new Int32Array(WINDOW);
-    const exact: bigint[] = [];
-    for (let offset = 0; offset < WINDOW; offset++) {
-      const atMs = (window * WINDOW + offset) * instants.periodMs + instants.lateMs;
-      const mark = prices.mid(market, atMs);
-      exact.push(mark);
-      marks[offset] = Number(mark);
-      rates[offset] = prices.fundingRatePpm(market, atMs - 1);
-    }
-    const fast = exact.every((mark) => mark < FAST_MAX_BIG);
-    found = { marks, rates, fast, exactMarks: fast ? null : exact };
-    if (memo.size >= WINDOWS_MAX) memo.clear();
-    memo.set(key, found);
+  const key = `${market.symbol}|${instants.periodMs}|${instants.lateMs}`;
+  let kept = memo.get(key);
+  if (kept === undefined) {
+    kept = [];
+    memo.set(key, kept);
   }
-  return found;
+  const found = kept.find((entry) => entry.window === window);
+  if (found !== undefined) return found.prices;
+  const computed = computeWindow(prices, market, window, instants);
+  kept.push({ window, prices: computed });
+  if (kept.length > KEPT) kept.shift();
+  return computed;
+}
+
+function computeWindow(
+  prices: PriceBook,
+  market: Market,
+  window: number,
+  instants: { readonly periodMs: number; readonly lateMs: number },
+): InstantPrices {
+  const marks = new Float64Array(WINDOW);
+  const rates = new Int32Array(WINDOW);
+  let fast = true;
+  for (let offset = 0; offset < WINDOW; offset++) {
+    const atMs = (window * WINDOW + offset) * instants.periodMs + instants.lateMs;
+    const mark = prices.mid(market, atMs);
+    if (mark >= FAST_MAX_BIG) fast = false;
+    marks[offset] = Number(mark);
+    rates[offset] = prices.fundingRatePpm(market, atMs - 1);
+  }
+  if (fast) return { marks, rates, fast, exactMarks: null };
+  const exactMarks: bigint[] = [];
+  for (let offset = 0; offset < WINDOW; offset++)
+    exactMarks.push(prices.mid(market, (window * WINDOW + offset) * instants.periodMs + instants.lateMs));
+  return { marks, rates, fast, exactMarks };
 }
 
 /** Funding instant n is at n × periodMs + lateMs. */

@@ -779,7 +779,7 @@ export class TradingService {
       const market = marketBySymbol(order.symbol);
       assert(market !== undefined && order.limitPrice !== null, 'an open order is a limit order on a listed market');
       if (!this.prices.isOpen(market, atMs)) continue;
-      const quote = this.prices.quote(market, atMs);
+      const quote = this.prices.bidAsk(market, this.prices.mid(market, atMs)); // the quote's bid and ask, without its 24-hour figures
       const crossed = order.side === 'buy' ? quote.ask <= order.limitPrice : quote.bid >= order.limitPrice;
       if (!crossed) continue;
       this.release(order);
