@@ -60,7 +60,7 @@ function computeWindow(
   let fast = true;
   for (let offset = 0; offset < WINDOW; offset++) {
     const atMs = (window * WINDOW + offset) * instants.periodMs + instants.lateMs;
-    const mark = prices.mid(market, atMs);
+    const mark = prices.midAtTick(market, prices.tickOf(atMs));
     if (mark >= FAST_MAX_BIG) fast = false;
     marks[offset] = Number(mark);
     rates[offset] = prices.fundingRatePpm(market, atMs - 1);

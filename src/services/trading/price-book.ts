@@ -71,6 +71,11 @@ export class PriceBook {
     return price;
   }
 
+  /** `mid` at tick `tick`, without the latest-mid memo (funding-window.ts reads each funding instant once). */
+  midAtTick(market: Market, tick: number): bigint {
+    return this.shocked(market, pathKeyOf(this.seedHash, market).priceAt(tick), tick);
+  }
+
   /** The mid at tick `tick` had the path's log there been `logPpm` (monotone in it): the tick planner's threshold search. */
   midOfLog(market: Market, logPpm: number, tick: number): bigint {
     return this.shocked(market, pathKeyOf(this.seedHash, market).stepPrice(logPpm), tick);
