@@ -243,9 +243,11 @@ export class Platform {
 
   /**
    * Runs every timer and game-closure change due at or before `nowMs`, in (time, sequence) order;
-   * at one instant the timers run first, then that instant's closure changes.
+   * at one instant the timers run first, then that instant's closure changes. `settle` false: the
+   * funding instants passed are left for a later advance (a clock move's steps inside one slice,
+   * which nothing observes; funding in spans gives the same state whenever it is applied).
    */
-  advanceTo(nowMs: number): void {
+  advanceTo(nowMs: number, settle = true): void {
     // The message is built only on failure: this runs on every request.
     if (nowMs < this.lastMs) assert(false, `platform time runs forward (${nowMs} < ${this.lastMs})`);
     this.lastMs = nowMs;
@@ -265,7 +267,7 @@ export class Platform {
       this.closureSchedule.applyDue(closureMs, this.casino);
     }
     // Funding in spans: the instants passed since the last timer (none run in between: nothing else reads what funding moves).
-    this.trading.settleFunding(nowMs);
+    if (settle) this.trading.settleFunding(nowMs);
   }
 
   get nowMs(): number {

@@ -101,7 +101,8 @@ export class ClockMover {
       const stepStartedMs = performance.now();
       const stepEndMs = Math.max(reachedMs, nextMs ?? targetMs, reachedMs + this.stepMs);
       reachedMs = Math.min(targetMs, stepEndMs);
-      platform.advanceTo(reachedMs);
+      // Funding is applied where the slice ends (the last advance below), not at every step.
+      platform.advanceTo(reachedMs, false);
       this.adaptStep(performance.now() - stepStartedMs);
     } while (reachedMs < targetMs && performance.now() - startedMs < this.sliceMs);
     clock.moveTo(reachedMs);

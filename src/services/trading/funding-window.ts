@@ -10,6 +10,7 @@
  * most KEPT windows per market (the oldest dropped first).
  */
 import type { Market } from './market-catalogue.ts';
+import { pathKeyOf } from './path-key.ts';
 import type { PriceBook } from './price-book.ts';
 import { FAST_MAX, type FundingTerms, type InstantPrices } from './funding-run.ts';
 import type { PositionRecord } from './trading-record.ts';
@@ -57,19 +58,22 @@ function computeWindow(
 ): InstantPrices {
   const marks = new Float64Array(WINDOW);
   const rates = new Int32Array(WINDOW);
+  const exactMarks: bigint[] = [];
+  const key = pathKeyOf(prices.seedHash, market);
+  // Without shocks the mid is the path's price (at least 1): read from the market's PathKey directly.
+  const shockFree = prices.shockFree(market);
   let fast = true;
   for (let offset = 0; offset < WINDOW; offset++) {
     const atMs = (window * WINDOW + offset) * instants.periodMs + instants.lateMs;
-    const mark = prices.midAtTick(market, prices.tickOf(atMs));
+    const tick = prices.tickOf(atMs);
+    let mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
+    if (mark < 1n) mark = 1n;
     if (mark >= FAST_MAX_BIG) fast = false;
+    exactMarks.push(mark);
     marks[offset] = Number(mark);
-    rates[offset] = prices.fundingRatePpm(market, atMs - 1);
+    rates[offset] = key.fundingRatePpm(prices.fundingPeriodOf(atMs - 1));
   }
-  if (fast) return { marks, rates, fast, exactMarks: null };
-  const exactMarks: bigint[] = [];
-  for (let offset = 0; offset < WINDOW; offset++)
-    exactMarks.push(prices.mid(market, (window * WINDOW + offset) * instants.periodMs + instants.lateMs));
-  return { marks, rates, fast, exactMarks };
+  return { marks, rates, fast, exactMarks: fast ? null : exactMarks };
 }
 
 /** Funding instant n is at n × periodMs + lateMs. */
