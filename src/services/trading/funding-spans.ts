@@ -74,10 +74,24 @@ function tallyOf(work: SpanWork, position: MutablePosition, fromIndex: number, t
   return tally;
 }
 
+/** Agent id → its margin account's name, one string per agent (its hash computed once, not per span). */
+const ACCOUNTS = new Map<string, string>();
+const ACCOUNTS_MAX = 100_000;
+
+function marginAccountOf(agentId: string): string {
+  let account = ACCOUNTS.get(agentId);
+  if (account === undefined) {
+    account = marginAccount(agentId);
+    if (ACCOUNTS.size >= ACCOUNTS_MAX) ACCOUNTS.clear();
+    ACCOUNTS.set(agentId, account);
+  }
+  return account;
+}
+
 /** The span's funding of one position: one net transfer standing for stepping's, and its fields. */
 function book(ledger: Ledger, position: MutablePosition, tally: FundingTally): void {
   const net = BigInt(tally.paidMicro) - BigInt(tally.receivedMicro);
-  const account = marginAccount(position.agentId);
+  const account = marginAccountOf(position.agentId);
   const movements = tally.paidCount + tally.receivedCount;
   const reference = position.id;
   ledger.transferNet(

@@ -69,11 +69,17 @@ function computeWindow(
     let mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
     if (mark < 1n) mark = 1n;
     if (mark >= FAST_MAX_BIG) fast = false;
-    exactMarks.push(mark);
     marks[offset] = Number(mark);
     rates[offset] = key.fundingRatePpm(prices.fundingPeriodOf(atMs - 1));
   }
-  return { marks, rates, fast, exactMarks: fast ? null : exactMarks };
+  if (fast) return { marks, rates, fast, exactMarks: null };
+  // A mark past FAST_MAX (a shocked or extreme price): the exact marks, read again.
+  for (let offset = 0; offset < WINDOW; offset++) {
+    const tick = prices.tickOf((window * WINDOW + offset) * instants.periodMs + instants.lateMs);
+    const mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
+    exactMarks.push(mark < 1n ? 1n : mark);
+  }
+  return { marks, rates, fast, exactMarks };
 }
 
 /** Funding instant n is at n × periodMs + lateMs. */
