@@ -1,6 +1,6 @@
 /**
  * One position's funding over a run of consecutive funding instants, in one pass: what the
- * funding timer does instant by instant (trading.ts applyFunding: the notional at the mark rounded
+ * funding timer does instant by instant (funding-instant.ts: the notional at the mark rounded
  * down, a payment rounded up and at most the margin, a receipt rounded down, then the liquidation
  * check at that mark), for a clock move that crosses thousands of instants (issue 71 part 4;
  * docs/decisions/trading.md "Funding over a span").

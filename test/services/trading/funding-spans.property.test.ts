@@ -8,12 +8,15 @@
 // every cut and at the end the comparable digest (comparable-digest.ts: balances, the ledger's
 // transfer count, positions with their margins and funding, orders, triggers, liquidations and
 // fills, the risk book, the other timers), must agree; the liquidations and fills seen are
-// counted so the runs are known to reach them.
+// counted so the runs are known to reach them. Beside it, one instant of the double-precision
+// loop (funding-run.ts) against the timer's bigint arithmetic, at quantities, marks and margins
+// drawn onto the roundings' and the liquidation's boundaries.
 // Size: AFP_PROPERTY_RUNS runs (default 12, seconds); AFP_PROPERTY_SEED fixes the seed (default 71).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { usdc } from '../../../src/core/money.ts';
 import { Platform } from '../../../src/platform/platform.ts';
+import { exactStep, freshTally, runFunding } from '../../../src/services/trading/funding-run.ts';
 import { marketBySymbol } from '../../../src/services/trading/market-catalogue.ts';
 import { addAgent } from '../../fixtures/agents.ts';
 import { comparableDigest } from './comparable-digest.ts';
@@ -166,5 +169,46 @@ describe('funding in spans', () => {
     expect(seen.funded).toBeGreaterThan(0);
     expect(seen.liquidated).toBeGreaterThan(0);
     expect(seen.filled).toBeGreaterThan(0);
+  });
+
+  test("one instant in doubles equals the timer's bigint arithmetic, at the edges of every rounding", () => {
+    // Quantities and marks drawn so that qty × mark often lands on or next to a multiple of 10^10,
+    // margins on or next to a liquidation boundary, and values up to the fast path's limit.
+    const edge = fc.oneof(fc.constant(0n), fc.constant(1n), fc.constant(-1n), fc.bigInt({ min: -3n, max: 3n }));
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 2n ** 44n }),
+        fc.bigInt({ min: 1n, max: 2n ** 42n }),
+        edge,
+        fc.bigInt({ min: 0n, max: 2n ** 44n }),
+        fc.integer({ min: -500, max: 500 }),
+        fc.constantFrom('long' as const, 'short' as const),
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.option(edge, { freq: 2 }),
+        (qty, entry, nudge, drawnMargin, rate, side, maintenanceBps, atBoundary) => {
+          // A mark whose notional is (about) a whole number of micro-USDC: qty × mark near k × 10^10.
+          const aligned = ((entry * qty + 5_000_000_000n) / 10_000_000_000n) * 10_000_000_000n;
+          const mark = aligned / qty + nudge > 0n ? aligned / qty + nudge : 1n;
+          if (mark >= 2n ** 52n) return;
+          // Or a margin on (or next to) the one at which the liquidation price meets the mark.
+          const maintenance = (entry * BigInt(maintenanceBps)) / 10_000n;
+          const gap = side === 'long' ? entry + maintenance - mark + 1n : mark - entry + maintenance + 1n;
+          const boundary = (gap * qty) / 10_000_000_000n + (atBoundary ?? 0n);
+          const margin = atBoundary !== null && boundary >= 0n && boundary < 2n ** 52n ? boundary : drawnMargin;
+          const terms = { side, qty, entry, maintenanceBps: BigInt(maintenanceBps) };
+          const exact = exactStep(terms, margin, mark, rate);
+          const tally = freshTally(margin);
+          runFunding(
+            terms,
+            { marks: Float64Array.of(Number(mark)), rates: Int32Array.of(rate), fast: true, exactMarks: null },
+            tally,
+            { from: 0, to: 1 },
+          );
+          expect(BigInt(tally.marginMicro)).toBe(margin - exact.paymentMicro);
+          expect(tally.liquidatedAt === 0).toBe(exact.liquidated);
+        },
+      ),
+      { numRuns: RUNS * 500, seed: SEED },
+    );
   });
 });
