@@ -62,16 +62,63 @@ export interface MarketProjection {
 const POSITIONS = new Map<PositionRecord, PositionProjection>();
 const MARKETS = new WeakMap<PriceBook, Map<string, MarketProjection>>();
 
-/** The projections of the markets of `positions` over `window` from `fromOffset` (the first instant not yet funded). */
+/** The last answer per price book: the positions it was for, their projections, the markets' bounds. */
+interface LastAnswer {
+  readonly positions: readonly PositionRecord[];
+  readonly parts: readonly PositionProjection[];
+  readonly window: number;
+  readonly fromOffset: number;
+  readonly markets: MarketProjection[];
+}
+
+const LAST = new WeakMap<PriceBook, LastAnswer>();
+
+/**
+ * The projections of the markets of `positions` over `window` from `fromOffset` (the first instant
+ * not yet funded). The last answer is given again while the same positions, in the same order,
+ * still hold their projections (a plan after an early tick, or a plan between two fills elsewhere).
+ */
 export function marketProjections(
   input: ProjectionInput,
   positions: readonly PositionRecord[],
   window: number,
   fromOffset: number,
 ): MarketProjection[] {
+  const last = LAST.get(input.prices);
+  if (
+    last !== undefined &&
+    last.window === window &&
+    last.fromOffset <= fromOffset &&
+    stillHeld(last, positions, fromOffset)
+  )
+    return last.markets;
+  const parts: PositionProjection[] = [];
+  const markets = projectMarkets(input, positions, { window, fromOffset }, parts);
+  LAST.set(input.prices, { positions, parts, window, fromOffset, markets });
+  return markets;
+}
+
+/** Whether `positions` are the last answer's, each with its projection valid from `fromOffset`. */
+function stillHeld(last: LastAnswer, positions: readonly PositionRecord[], fromOffset: number): boolean {
+  if (last.positions.length !== positions.length) return false;
+  for (let index = 0; index < positions.length; index++) {
+    const position = positions[index] as PositionRecord;
+    const part = last.parts[index] as PositionProjection;
+    if (last.positions[index] !== position || !validFrom(part, position, fromOffset)) return false;
+  }
+  return true;
+}
+
+function projectMarkets(
+  input: ProjectionInput,
+  positions: readonly PositionRecord[],
+  { window, fromOffset }: { readonly window: number; readonly fromOffset: number },
+  parts: PositionProjection[],
+): MarketProjection[] {
   const byMarket = new Map<string, PositionProjection[]>();
   for (const position of positions) {
     const part = positionProjection(input, position, window, fromOffset);
+    parts.push(part);
     const list = byMarket.get(position.symbol);
     if (list === undefined) byMarket.set(position.symbol, [part]);
     else list.push(part);
@@ -166,6 +213,16 @@ export function projectedFunding(
   return true;
 }
 
+/** Whether `part` holds `position`'s funding from `fromOffset` on (same terms, the margin it projected there, not liquidated before). */
+function validFrom(part: PositionProjection, position: PositionRecord, fromOffset: number): boolean {
+  return (
+    part.fromOffset <= fromOffset &&
+    sameTerms(part, position) &&
+    part.margins[fromOffset] === Number(position.marginMicro) &&
+    (part.liquidatedAt < 0 || part.liquidatedAt >= fromOffset)
+  );
+}
+
 /** Whether a projection was run for the position's terms (its margin is checked where it is used). */
 function sameTerms(known: PositionProjection, position: PositionRecord): boolean {
   return known.side === position.side && known.qty === position.qty && known.entry === position.entryPrice;
@@ -178,15 +235,7 @@ function positionProjection(
   fromOffset: number,
 ): PositionProjection {
   const known = POSITIONS.get(position);
-  if (
-    known !== undefined &&
-    known.window === window &&
-    known.fromOffset <= fromOffset &&
-    sameTerms(known, position) &&
-    known.margins[fromOffset] === Number(position.marginMicro) &&
-    (known.liquidatedAt < 0 || known.liquidatedAt >= fromOffset)
-  )
-    return known;
+  if (known !== undefined && known.window === window && validFrom(known, position, fromOffset)) return known;
   const market = marketBySymbol(position.symbol) as Market;
   const terms = termsOf(position, input.maintenanceBps);
   // The position's last projection is stale: its buffer is reused (a century's move projects each position once per window).
