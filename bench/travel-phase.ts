@@ -29,6 +29,14 @@ import { platformDigest } from '../src/platform/state-digest.ts';
 import { startServe, type ServeHandle, type ServeOptions } from '../src/server/listeners.ts';
 import { startBlock, type BlockTime } from '../src/server/loop-block.ts';
 import { TARGET_CENTURY_MS, centuryLine, centuryMove, centuryVerdict, type CenturyResult } from './century-phase.ts';
+import {
+  TARGET_CROWD_CPU_MS,
+  TARGET_CROWD_HEALTH_MS,
+  crowdCentury,
+  crowdLine,
+  crowdVerdict,
+  type CrowdResult,
+} from './crowd-century-phase.ts';
 import { PROBE_EVERY_MS, probed, type GcKind } from './travel-probe.ts';
 
 /** Issue 43's bound on a /health wait during any admin call. */
@@ -67,6 +75,8 @@ export interface TravelBenchResult {
   readonly buildMs: number;
   readonly calls: readonly TravelCall[];
   readonly century: CenturyResult;
+  /** The crowded century (crowd-century-phase.ts). */
+  readonly crowd: CrowdResult;
   readonly lock: { readonly slices: number; readonly longestSliceMs: number; readonly longestSliceCpuMs: number };
 }
 
@@ -116,6 +126,7 @@ export async function travelPart(options: {
     const oneShot: Record<CallName, BlockTime> = { ...rounded, reset: oneShotReset(handle) };
     const lock = (await adminCall(api, 'GET', '/_afp/state')).body as { lock: Record<string, number> };
     const century = await centuryOf(options.log);
+    const crowd = await crowdOf(options.log);
     return {
       agents: options.agents,
       rounds,
@@ -127,6 +138,7 @@ export async function travelPart(options: {
         oneShotCpuMs: oneShot[name].cpuMs,
       })),
       century,
+      crowd,
       lock: {
         slices: Number(lock.lock['slices']),
         longestSliceMs: Number(lock.lock['longest_slice_ms']),
@@ -148,6 +160,18 @@ async function centuryOf(log: (line: string) => void): Promise<CenturyResult> {
     });
     log(`travel: century move cpu ${century.cpuMs.toFixed(0)} ms, wall ${century.wallMs.toFixed(0)} ms`);
     return century;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The crowded century on a served platform of its own (crowd-century-phase.ts). */
+async function crowdOf(log: (line: string) => void): Promise<CrowdResult> {
+  const handle = await travelServe();
+  try {
+    const crowd = await crowdCentury(handle, (count) => registerAgents(handle, count, 'crowd'));
+    log(`travel: crowded century cpu ${crowd.cpuMs.toFixed(0)} ms, wall ${crowd.wallMs.toFixed(0)} ms`);
+    return crowd;
   } finally {
     await handle.close();
   }
@@ -282,6 +306,7 @@ export function travelLines(result: TravelBenchResult): string[] {
     ),
     `  longest /health wait during ${result.calls.map((call) => call.name).join(', ')} ${fixed(Math.max(...result.calls.map((call) => call.healthWaitMsMax)), 1)} ms (wall)`,
     centuryLine(result.century),
+    crowdLine(result.crowd),
     `longest block of the loop by a job (cpu)   ${fixed(result.lock.longestSliceCpuMs, 1)} ms  (wall ${fixed(result.lock.longestSliceMs, 1)} ms, ${result.lock.slices} slices)  target <= ${TARGET_HEALTH_WAIT_MS} ms  ${travelVerdict(result)}`,
   ];
 }
@@ -291,5 +316,10 @@ export function travelJson(result: TravelBenchResult): Record<string, unknown> {
     ...result,
     target: { health_wait_ms_max: TARGET_HEALTH_WAIT_MS, verdict: travelVerdict(result) },
     century_target: { cpu_ms_max: TARGET_CENTURY_MS, verdict: centuryVerdict(result.century) },
+    crowd_target: {
+      cpu_ms_max: TARGET_CROWD_CPU_MS,
+      health_wait_ms_max: TARGET_CROWD_HEALTH_MS,
+      verdict: crowdVerdict(result.crowd),
+    },
   };
 }

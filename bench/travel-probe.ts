@@ -32,7 +32,8 @@ const GC_KINDS: ReadonlyMap<number, GcKind> = new Map([
   [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weakcb'],
 ]);
 
-export async function probed(api: string, call: () => Promise<void>): Promise<Probed> {
+/** Runs `call` while GET /health is sent every `everyMs` (default PROBE_EVERY_MS). */
+export async function probed(api: string, call: () => Promise<void>, everyMs = PROBE_EVERY_MS): Promise<Probed> {
   let running = true;
   let healthWaitMsMax = 0;
   let probes = 0;
@@ -64,7 +65,7 @@ export async function probed(api: string, call: () => Promise<void>): Promise<Pr
       probeErrors = 0;
       healthWaitMsMax = Math.max(healthWaitMsMax, performance.now() - sentMs);
       probes++;
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   })();
   const startedMs = performance.now();

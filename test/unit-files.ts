@@ -176,6 +176,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/services/escrow/escrow.test.ts',
   'test/services/faucet/faucet.test.ts',
   'test/services/shared/referral-programme.test.ts',
+  'test/services/trading/funding-spans.property.test.ts',
   'test/services/trading/path-cursor.test.ts',
   'test/services/trading/path-key.test.ts',
   'test/services/trading/position-triggers.test.ts',

@@ -137,6 +137,23 @@ export class Ledger {
     // check (exit 3) naming the event, not as a crash on some later, innocent transfer.
   }
 
+  /**
+   * One net movement standing for `movements` transfers that went both ways (funding over a span
+   * of instants, services/trading/funding-spans.ts): the balances end where those transfers leave
+   * them and the count grows by `movements`, so a span and its instant-by-instant twin leave the
+   * same ledger. `transfer` is null when the net is zero. Listeners see the net movement only.
+   */
+  transferNet(transfer: Transfer | null, movements: number): void {
+    if (!(Number.isSafeInteger(movements) && movements >= (transfer === null ? 0 : 1)))
+      assert(false, `a net movement stands for its transfers (${movements})`);
+    if (transfer === null) {
+      this.transferCount += movements;
+      return;
+    }
+    this.transfer(transfer);
+    this.transferCount += movements - 1;
+  }
+
   /** Credits `to` (the debit of `from` is done), counts the transfer, tells the listeners. */
   private move(transfer: Transfer, fromSlot: AccountSlot, toSlot: AccountSlot): void {
     toSlot.balanceMicro += transfer.amountMicro;

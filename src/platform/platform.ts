@@ -148,6 +148,11 @@ export interface PlatformOptions {
   readonly authMemoMax?: number;
   /** The rate limiter's memory bound; default in rate-limiter.ts (1,000,000; tests use small ones). */
   readonly limiter?: RateLimiterOptions;
+  /**
+   * Trading funding applied in spans, not by a timer per instant (TradingService.fundingSpans:
+   * the same state, no per-instant funding events; afp serve's clock moves). Default false.
+   */
+  readonly fundingSpans?: boolean;
 }
 
 export class Platform {
@@ -214,6 +219,8 @@ export class Platform {
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
     this.domains = new DomainsService(this.context);
     this.trading = new TradingService(this.context, { seed: options.seed, ...options.trading });
+    this.trading.fundingSpans = options.fundingSpans === true;
+    this.trading.settleFunding(options.startMs);
     this.wallet = new WalletService(this.context, this.trading.prices);
     this.limiter = new RateLimiter(this.config.limits, options.limiter);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
@@ -236,9 +243,11 @@ export class Platform {
 
   /**
    * Runs every timer and game-closure change due at or before `nowMs`, in (time, sequence) order;
-   * at one instant the timers run first, then that instant's closure changes.
+   * at one instant the timers run first, then that instant's closure changes. `settle` false: the
+   * funding instants passed are left for a later advance (a clock move's steps inside one slice,
+   * which nothing observes; funding in spans gives the same state whenever it is applied).
    */
-  advanceTo(nowMs: number): void {
+  advanceTo(nowMs: number, settle = true): void {
     // The message is built only on failure: this runs on every request.
     if (nowMs < this.lastMs) assert(false, `platform time runs forward (${nowMs} < ${this.lastMs})`);
     this.lastMs = nowMs;
@@ -254,9 +263,11 @@ export class Platform {
         this.lastMs = nowMs;
         continue;
       }
-      if (closureMs === undefined || closureMs > nowMs) return;
+      if (closureMs === undefined || closureMs > nowMs) break;
       this.closureSchedule.applyDue(closureMs, this.casino);
     }
+    // Funding in spans: the instants passed since the last timer (none run in between: nothing else reads what funding moves).
+    if (settle) this.trading.settleFunding(nowMs);
   }
 
   get nowMs(): number {

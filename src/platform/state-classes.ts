@@ -7,6 +7,7 @@
  * silently dropped field. The registry's fingerprint (the sorted names) is stored with every
  * checkpoint: a checkpoint of another set of classes is not loaded.
  */
+import { Ledger } from '../core/ledger.ts';
 import { Rng } from '../core/rng.ts';
 import { WideAmounts } from '../core/wide-amounts.ts';
 import { AgentBets } from '../services/casino/agent-bets.ts';
@@ -77,6 +78,18 @@ export const PLATFORM_TRANSIENT: TransientFields = new Map<object, Readonly<Reco
   [Platform.prototype, { authMemo: () => new Map(), lastAuthorization: () => '', lastCaller: () => null }],
   // The swap aggregator's account nodes: derived again from its stored master seed on first use.
   [DepositKeyring.prototype, { nodes: () => null }],
+  // The ledger's lookup memo and its listeners' scratch: which accounts moved last is not state
+  // (funding in spans moves the same balances in fewer transfers, services/trading/funding-spans.ts).
+  [
+    Ledger.prototype,
+    {
+      after: () => ({ fromMicro: 0n, toMicro: 0n }),
+      recentName: () => '',
+      recentSlot: () => undefined,
+      olderName: () => '',
+      olderSlot: () => undefined,
+    },
+  ],
 ]);
 
 function buildRegistry(): ClassRegistry {

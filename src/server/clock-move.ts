@@ -1,9 +1,11 @@
 /**
  * A clock move of `afp serve` (POST /_afp/clock) in slices, so that no move blocks the event loop
- * (GET /health, other requests) for more than about SLICE_MS: the platform runs the timers due on
- * the way instant by instant, and after SLICE_MS of work the slice ends at the last instant
- * reached, the served clock stands there, and the loop gets a turn before the next slice. The
- * answer leaves when the last slice reached the target.
+ * (GET /health, other requests) for more than about SLICE_MS: the platform advances in steps (at
+ * least to the next timer; a virtual span that grows while steps are cheap and shrinks while they
+ * are not, so funding instants are applied many at once, funding-spans.ts), and after SLICE_MS of
+ * work the slice ends at the last instant reached, the served clock stands there, and the loop
+ * gets a turn before the next slice. The answer leaves when the last slice reached the target.
+ * The state at an instant does not depend on the steps that reached it.
  * Rules:
  * - Each slice is one 'clock' command of the log (afp serve --data) from where the clock stood to
  *   where the slice ended, appended right after it was applied, in the same turn: nothing else
@@ -26,6 +28,9 @@ import type { ServeClock } from './serve-clock.ts';
 
 /** The work of one slice, in ms of wall time: well under the 100 ms a health probe may wait. */
 export const SLICE_MS = 20;
+/** The bounds of one advance's virtual span (adaptStep): one ms to a year. */
+const STEP_MIN_MS = 1;
+const STEP_MAX_MS = 365 * 86_400_000;
 
 export interface ClockMoverOptions {
   readonly platform: Platform;
@@ -43,6 +48,8 @@ export class ClockMover {
   /** Slices run so far, and the longest one (ms): GET /_afp/state shows them. */
   private slices = 0;
   private longestSliceMs = 0;
+  /** The virtual span one advance covers (adaptStep): short while instants are busy, long while they are not. */
+  private stepMs = STEP_MIN_MS;
 
   constructor(options: ClockMoverOptions) {
     this.options = options;
@@ -73,6 +80,16 @@ export class ClockMover {
     }
   }
 
+  /**
+   * Doubles the virtual step after an advance that took under an eighth of a slice, halves it after
+   * one over half: a quiet century is crossed in a few hundred advances, each of which applies the
+   * funding instants it spans at once (funding-spans.ts), not one advance per daily timer.
+   */
+  private adaptStep(tookMs: number): void {
+    if (tookMs < this.sliceMs / 8) this.stepMs = Math.min(STEP_MAX_MS, this.stepMs * 2);
+    else if (tookMs > this.sliceMs / 2) this.stepMs = Math.max(STEP_MIN_MS, Math.floor(this.stepMs / 2));
+  }
+
   /** One slice: the instants due up to `targetMs` for at most sliceMs, then the clock there and the command logged. True when the target is reached. */
   private slice(targetMs: number): boolean {
     const { platform, clock } = this.options;
@@ -81,9 +98,12 @@ export class ClockMover {
     let reachedMs = Math.max(fromMs, platform.nowMs);
     do {
       const nextMs = platform.nextTimerMs();
-      reachedMs =
-        nextMs === undefined || nextMs >= targetMs ? Math.max(reachedMs, targetMs) : Math.max(reachedMs, nextMs);
-      platform.advanceTo(reachedMs);
+      const stepStartedMs = performance.now();
+      const stepEndMs = Math.max(reachedMs, nextMs ?? targetMs, reachedMs + this.stepMs);
+      reachedMs = Math.min(targetMs, stepEndMs);
+      // Funding is applied where the slice ends (the last advance below), not at every step.
+      platform.advanceTo(reachedMs, false);
+      this.adaptStep(performance.now() - stepStartedMs);
     } while (reachedMs < targetMs && performance.now() - startedMs < this.sliceMs);
     clock.moveTo(reachedMs);
     // A wall clock may have run past the instant reached: the platform follows it (as replay will).

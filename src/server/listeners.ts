@@ -392,6 +392,8 @@ function servedPlatform(
   const platformOptions = {
     seed: options.seed,
     startMs: clock.nowMs(),
+    // A clock move crosses funding instants many at once (docs/decisions/trading.md "Funding over a span").
+    fundingSpans: true,
     defects: options.defects ?? [],
     faults: options.faults ?? [],
     closures: options.closures ?? [],

@@ -210,6 +210,7 @@ export function recoverPlatform(
   const platformOptions = {
     seed: settings.seed,
     startMs: settings.startMs,
+    fundingSpans: true,
     config: settings.config,
     defects: settings.defects,
     faults: settings.faults,

@@ -57,6 +57,8 @@ function freshTwin(): Twin {
   const platform = new Platform({
     seed: TWIN_SEED,
     startMs: CHECK_START_MS,
+    // As afp serve builds its platform: funding in spans (the same state, whatever steps reach an instant).
+    fundingSpans: true,
     trading: { shocks: [], closures: marketClosuresFrom(CHECK_START_MS) },
   });
   const transport = inProcessTransport({

@@ -22,6 +22,8 @@ const UNKNOWN = 2 ** 31;
  * the check model calls it at every tick while a position is open.
  */
 const SPANS: readonly number[] = Array.from({ length: OCTAVES }, (_, k) => 2 ** k);
+/** The largest tick whose knots are found by shifting (a non-negative int32). */
+const SHIFT_MAX = 2 ** 31 - 1;
 
 export class PathCursor {
   /** Per octave k: streamWord(seed, asset, k). */
@@ -40,12 +42,15 @@ export class PathCursor {
 
   /** Log of price over reference at `tick`, in parts per million: exactly `logPpmAt`'s. */
   at(tick: number): number {
-    assert(Number.isSafeInteger(tick) && tick >= 0, 'ticks are whole and non-negative');
+    if (!(tick >= 0 && tick <= SHIFT_MAX && Number.isInteger(tick)))
+      assert(Number.isSafeInteger(tick) && tick >= 0, 'ticks are whole and non-negative');
+    // Below 2^31 (every tick before the year 6,000) a knot and its offset are a shift and a mask.
+    const small = tick <= SHIFT_MAX;
     let total = 0;
     for (let k = 0; k < OCTAVES; k++) {
       const span = SPANS[k] as number;
-      const knot = Math.floor(tick / span);
-      const offset = tick - knot * span;
+      const knot = small ? tick >> k : Math.floor(tick / span);
+      const offset = small ? tick & (span - 1) : tick - knot * span;
       // On a knot the right value weighs nothing (funding instants, every 480 ticks, are on the knots of six octaves).
       const value =
         offset === 0 ? this.left(k, knot) : interpolated(this.left(k, knot), this.right(k, knot), span, offset);

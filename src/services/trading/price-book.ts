@@ -71,6 +71,16 @@ export class PriceBook {
     return price;
   }
 
+  /** Whether no scenario shock ever moves `market`'s asset (its mid is then the path's price, at least 1). */
+  shockFree(market: Market): boolean {
+    return this.shocks.every((shock) => shock.base !== market.base);
+  }
+
+  /** `mid` at tick `tick`, without the latest-mid memo (funding-window.ts reads each funding instant once). */
+  midAtTick(market: Market, tick: number): bigint {
+    return this.shocked(market, pathKeyOf(this.seedHash, market).priceAt(tick), tick);
+  }
+
   /** The mid at tick `tick` had the path's log there been `logPpm` (monotone in it): the tick planner's threshold search. */
   midOfLog(market: Market, logPpm: number, tick: number): bigint {
     return this.shocked(market, pathKeyOf(this.seedHash, market).stepPrice(logPpm), tick);
@@ -145,7 +155,12 @@ export class PriceBook {
 
   /** The funding rate quoted during the 8-hour period containing `nowMs`. */
   fundingRatePpm(market: Market, nowMs: number): number {
-    return pathKeyOf(this.seedHash, market).fundingRatePpm(Math.floor(nowMs / this.config.fundingPeriodMs));
+    return pathKeyOf(this.seedHash, market).fundingRatePpm(this.fundingPeriodOf(nowMs));
+  }
+
+  /** The index of the funding period containing `nowMs` (PathKey.fundingRatePpm's argument). */
+  fundingPeriodOf(nowMs: number): number {
+    return Math.floor(nowMs / this.config.fundingPeriodMs);
   }
 
   /** Whether the market accepts orders at `nowMs`. */

@@ -87,9 +87,15 @@ export function noise(seedHash: number, assetHash: number, stream: number, index
   return knotNoise(streamWord(seedHash, assetHash, stream), index);
 }
 
+/** The number of knot values, -NOISE_MAX..NOISE_MAX. */
+const KNOT_VALUES = 2 * NOISE_MAX + 1;
+
 /** `noise` of the stream whose word (streamWord) is `word`. */
 export function knotNoise(word: number, index: number): number {
-  return (wordAt(word, index) % (2 * NOISE_MAX + 1)) - NOISE_MAX;
+  const hashed = wordAt(word, index);
+  // hashed % KNOT_VALUES without a floating-point remainder (a uint32 above 2^31 is a double):
+  // the quotient of two integers below 2^53 floors exactly, so this is the same remainder.
+  return hashed - Math.floor(hashed / KNOT_VALUES) * KNOT_VALUES - NOISE_MAX;
 }
 
 /** The seed text as the 32-bit number every path of a run starts from. */

@@ -38,7 +38,7 @@ export interface TickPlanInput {
 export function nextActiveTick(input: TickPlanInput, fromTick: number, toTick: number): number | null {
   let first: number | null = null;
   for (const thresholds of thresholdsByMarket(input).values()) {
-    const found = searchMarket(input, thresholds, fromTick, first === null ? toTick : first - 1);
+    const found = rememberedSearch(input, thresholds, fromTick, first === null ? toTick : first - 1);
     if (found !== null && (first === null || found < first)) first = found;
   }
   return first;
@@ -89,6 +89,54 @@ function thresholdsByMarket(input: TickPlanInput): Map<string, MarketThresholds>
         entry.shortLiquidation === null || price < entry.shortLiquidation ? price : entry.shortLiquidation;
   }
   return byMarket;
+}
+
+/** A market's last search without shocks ahead: its bands, the ticks searched and the first tick found (null: none). */
+interface Searched {
+  readonly always: LogBand;
+  readonly whenOpen: LogBand;
+  readonly fromTick: number;
+  readonly toTick: number;
+  readonly hit: number | null;
+}
+
+/** Per price book and market (a memo of pure functions: the path, the bands and the closures fix the answer). */
+const SEARCHED = new WeakMap<PriceBook, Map<Market, Searched>>();
+
+/**
+ * searchMarket, remembered while the market's bands stay the same and no shock lies ahead: a plan
+ * starting later reuses a first tick not yet passed, or searches only past the ticks found quiet
+ * (the planner's horizon grows fourfold after each plan that found nothing).
+ */
+function rememberedSearch(
+  input: TickPlanInput,
+  thresholds: MarketThresholds,
+  fromTick: number,
+  toTick: number,
+): number | null {
+  if (input.prices.nextShockTick(thresholds.market, fromTick) !== null)
+    return searchMarket(input, thresholds, fromTick, toTick);
+  const bands = thresholdBands(input.prices, thresholds, fromTick);
+  let memo = SEARCHED.get(input.prices);
+  if (memo === undefined) {
+    memo = new Map();
+    SEARCHED.set(input.prices, memo);
+  }
+  const known = memo.get(thresholds.market);
+  const same = known !== undefined && sameBand(known.always, bands.always) && sameBand(known.whenOpen, bands.whenOpen);
+  if (same && fromTick >= known.fromTick) {
+    if (known.hit !== null && known.hit >= fromTick) return known.hit <= toTick ? known.hit : null;
+    if (known.hit === null && toTick <= known.toTick) return null;
+  }
+  const quietTo = same && known.hit === null && fromTick >= known.fromTick ? known.toTick : fromTick - 1;
+  const hit = searchMarket(input, thresholds, Math.max(fromTick, quietTo + 1), toTick);
+  const start = quietTo >= fromTick ? (known as Searched).fromTick : fromTick;
+  memo.set(thresholds.market, { ...bands, fromTick: start, toTick, hit });
+  return hit;
+}
+
+function sameBand(a: LogBand, b: LogBand): boolean {
+  return a.lowPpm === b.lowPpm && a.highPpm === b.highPpm;
 }
 
 /** The first tick in [fromTick, toTick] at which a threshold of this market acts, stretch of shocks by stretch. */

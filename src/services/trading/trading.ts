@@ -18,7 +18,7 @@
  */
 import { assert } from '../../core/assert.ts';
 import { fail, succeed, type Failure, type Outcome } from '../../core/errors.ts';
-import { EXTERNAL, FEE_INCOME, agentAccount } from '../../core/ledger.ts';
+import { EXTERNAL, FEE_INCOME, agentAccount, type Ledger } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
 import { accrueFeeShares } from '../shared/referral-programme.ts';
@@ -28,6 +28,10 @@ import { TriggerBook, triggerCrossed, type TriggerKind, type TriggerRecord } fro
 import { PriceBook } from './price-book.ts';
 import { formatPrice, notionalMicro, qtyFor, scaled } from './price-scale.ts';
 import { RiskBook } from './risk-settings.ts';
+import { fundInstant } from './funding-instant.ts';
+import { nextActiveTickWithFunding } from './funding-plan.ts';
+import { settleSpan } from './funding-spans.ts';
+import { instantAtOrBefore, type FundingInstants } from './funding-window.ts';
 import { nextActiveTick } from './tick-planner.ts';
 import { TradingBook, type MutableOrder, type MutablePosition } from './trading-book.ts';
 import type { TradingConfig } from './trading-config.ts';
@@ -89,6 +93,13 @@ export class TradingService {
   private fundingArmed = false;
   /** The last funding instant applied (the tick and the funding timer of one instant share it). */
   private fundedAtMs = -1;
+  /**
+   * Funding in spans (afp serve; docs/decisions/trading.md "Funding over a span"): no timer per
+   * funding instant; the instants passed are applied at once when the platform reaches an instant
+   * (settleFunding), and the tick planner looks across them. The same state as the timer's, without
+   * its per-instant `trading.funding` events.
+   */
+  fundingSpans = false;
 
   constructor(
     context: ServiceContext,
@@ -360,7 +371,7 @@ export class TradingService {
         this.tickTimersMs.delete(atMs);
         if (atMs !== this.tickAtMs) return; // superseded by an earlier arming (armAt)
         // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
-        if (atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
+        if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
         this.fireTriggers(atMs);
         this.liquidateCrossed(atMs);
         this.fillCrossed(atMs);
@@ -384,9 +395,47 @@ export class TradingService {
    * not open during the period and pays from the next one).
    */
   private fundOnce(atMs: number): void {
+    if (this.fundingSpans) return this.settleFunding(atMs);
     if (this.fundedAtMs === atMs) return;
     this.fundedAtMs = atMs;
-    this.applyFunding(atMs);
+    fundInstant({ ...this.fundingWork(), liquidateIfCrossed: (one, at) => this.liquidateIfCrossed(one, at) }, atMs);
+  }
+
+  /**
+   * Funding in spans (`fundingSpans`): every funding instant after the last one applied, up to
+   * `throughMs`, applied at once (funding-spans.ts); Platform.advanceTo calls it at the end of every
+   * advance, and a tick before it acts. The first call only sets where funding starts.
+   */
+  settleFunding(throughMs: number): void {
+    if (!this.fundingSpans) return;
+    // Checked before anything is built: this runs at the end of every advance (every request).
+    const instants = { periodMs: this.config.fundingPeriodMs, lateMs: this.fundingLateMs() };
+    const through = instantAtOrBefore(throughMs, instants);
+    const from = this.fundedAtMs < 0 ? through + 1 : instantAtOrBefore(this.fundedAtMs, instants) + 1;
+    if (through < from && this.fundedAtMs >= 0) return;
+    if (this.book.openPositionCount > 0 && through >= from)
+      settleSpan({ ...this.fundingWork(), liquidate: (one, mark, at) => this.liquidate(one, mark, at) }, from, through);
+    this.fundedAtMs = through * instants.periodMs + instants.lateMs;
+  }
+
+  private fundingWork(): {
+    context: ServiceContext;
+    ledger: Ledger;
+    prices: PriceBook;
+    maintenanceBps: bigint;
+    instants: FundingInstants;
+    positions: MutablePosition[];
+  } {
+    const instants = { periodMs: this.config.fundingPeriodMs, lateMs: this.fundingLateMs() };
+    const { context, prices } = this;
+    return {
+      context,
+      ledger: context.ledger,
+      prices,
+      maintenanceBps: this.config.maintenanceBps,
+      instants,
+      positions: this.book.openPositionList(),
+    };
   }
 
   /** 0, or one tick under the defect `trading-funding-late` (funding at 00:01, 08:01, 16:01). */
@@ -730,7 +779,7 @@ export class TradingService {
       const market = marketBySymbol(order.symbol);
       assert(market !== undefined && order.limitPrice !== null, 'an open order is a limit order on a listed market');
       if (!this.prices.isOpen(market, atMs)) continue;
-      const quote = this.prices.quote(market, atMs);
+      const quote = this.prices.bidAsk(market, this.prices.mid(market, atMs)); // the quote's bid and ask, without its 24-hour figures
       const crossed = order.side === 'buy' ? quote.ask <= order.limitPrice : quote.bid >= order.limitPrice;
       if (!crossed) continue;
       this.release(order);
@@ -924,63 +973,6 @@ export class TradingService {
     });
   }
 
-  /**
-   * Funding of the period that ends at `atMs`, at that period's quoted rate on the notional at the
-   * mark: payers (longs when the rate is positive) pay from their margin (at most all of it),
-   * receivers are paid into it; then a position whose margin can no longer carry it is liquidated.
-   */
-  private applyFunding(atMs: number): void {
-    const { ledger } = this.context;
-    for (const position of this.book.openPositionList()) {
-      const market = marketBySymbol(position.symbol);
-      assert(market !== undefined, 'a position names a listed market');
-      const rate = this.prices.fundingRatePpm(market, atMs - 1);
-      const mark = this.prices.mid(market, atMs);
-      const notional = notionalMicro(position.qty, mark, 'down');
-      const pays = (rate > 0 && position.side === 'long') || (rate < 0 && position.side === 'short');
-      const ratePpm = BigInt(Math.abs(rate));
-      const account = marginAccount(position.agentId);
-      let paymentMicro = 0n;
-      if (pays) {
-        const owed = scaled(notional, ratePpm, 1_000_000n, 'up');
-        paymentMicro = owed < position.marginMicro ? owed : position.marginMicro;
-        if (paymentMicro > 0n)
-          ledger.transfer({
-            from: account,
-            to: TRADING_HOUSE,
-            amountMicro: paymentMicro,
-            reason: 'trading.funding',
-            reference: position.id,
-          });
-        position.marginMicro -= paymentMicro;
-        position.fundingPaidMicro += paymentMicro;
-      } else if (rate !== 0) {
-        const earned = scaled(notional, ratePpm, 1_000_000n, 'down');
-        if (earned > 0n)
-          ledger.transfer({
-            from: TRADING_HOUSE,
-            to: account,
-            amountMicro: earned,
-            reason: 'trading.funding',
-            reference: position.id,
-          });
-        position.marginMicro += earned;
-        position.fundingPaidMicro -= earned;
-        paymentMicro = -earned;
-      }
-      this.context.emit({
-        type: 'trading.funding',
-        atMs,
-        positionId: position.id,
-        agentId: position.agentId,
-        symbol: position.symbol,
-        ratePpm: rate,
-        paymentMicro,
-      });
-      this.liquidateIfCrossed(position, atMs);
-    }
-  }
-
   /** After a request changed what is open: the tick at the next boundary (it plans onward), and funding. */
   private armSoon(nowMs: number): void {
     this.planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
@@ -1031,7 +1023,10 @@ export class TradingService {
       positions: this.book.openPositionList(),
       liquidationOf: (position: PositionRecord) => this.liquidationOf(position),
     };
-    const tick = nextActiveTick(input, Math.floor(fromMs / tickMs) + 1, Math.floor(toMs / tickMs));
+    const ticks = [Math.floor(fromMs / tickMs) + 1, Math.floor(toMs / tickMs)] as const;
+    const tick = this.fundingSpans
+      ? nextActiveTickWithFunding({ ...input, ...this.fundingWork(), positions: input.positions }, ...ticks)
+      : nextActiveTick(input, ...ticks);
     return tick === null ? null : tick * tickMs;
   }
 
@@ -1045,7 +1040,7 @@ export class TradingService {
   }
 
   private armFunding(nowMs: number): void {
-    if (this.fundingArmed || this.book.openPositionCount === 0) return;
+    if (this.fundingArmed || this.fundingSpans || this.book.openPositionCount === 0) return;
     const lateMs = this.fundingLateMs();
     this.context.timers.schedule(nextBoundary(nowMs - lateMs, this.config.fundingPeriodMs) + lateMs, {
       kind: 'trading.funding',

@@ -24,13 +24,35 @@ const COMPARABLE: TransientFields = new Map([
   ],
 ]);
 
-export function comparableDigest(platform: Platform): string {
-  const state = JSON.stringify(encodeState(platform, stateClassRegistry(), COMPARABLE, { inline: true }));
+/**
+ * Also leaves out how funding was driven (`fundings: true`): the funding timer's bookkeeping and
+ * queued funding timers, for a platform funding in spans against one funding by the timer.
+ */
+const FUNDING_DRIVEN: TransientFields = new Map([
+  ...COMPARABLE,
+  [
+    TradingService.prototype,
+    {
+      ...COMPARABLE.get(TradingService.prototype),
+      fundingArmed: () => false,
+      fundedAtMs: () => -1,
+      fundingSpans: () => false,
+    },
+  ],
+]);
+
+export function comparableDigest(platform: Platform, options: { fundings?: boolean } = {}): string {
+  const fields = options.fundings === true ? FUNDING_DRIVEN : COMPARABLE;
+  const state = JSON.stringify(encodeState(platform, stateClassRegistry(), fields, { inline: true }));
   const heap = (
     platform.timers as unknown as { heap: Array<{ atMs: number; sequence: number; payload: { kind: string } }> }
   ).heap;
   const pending = heap
-    .filter((event) => event.payload.kind !== 'trading.tick')
+    .filter(
+      (event) =>
+        event.payload.kind !== 'trading.tick' &&
+        (options.fundings !== true || event.payload.kind !== 'trading.funding'),
+    )
     .sort((a, b) => a.atMs - b.atMs || a.sequence - b.sequence)
     .map((event) => [event.atMs, event.payload]);
   return createHash('sha256').update(state).update(JSON.stringify(pending)).digest('hex');

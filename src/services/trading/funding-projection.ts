@@ -1,0 +1,266 @@
+/**
+ * Where liquidations can happen ahead, with funding moving the margins (funding spans,
+ * funding-spans.ts): the funding of each open position is run ahead over the window of instants
+ * (funding-run.ts), which gives, before each instant, a bound on its liquidation price (above it
+ * for a long, below for a short) and the instant funding itself liquidates it, if any. Per
+ * market, the strongest bound of its positions between each two instants; the planner
+ * (funding-plan.ts) searches the price path against them.
+ * Remembered, as memos of pure functions of a position's terms and the path (not state): a
+ * position's projection while its side, quantity and entry are unchanged and its margin is the
+ * one projected for the instant reached (the run ahead is a function of those), and a market's
+ * bounds while the projections of its positions are the same objects — so a plan after one fill
+ * runs ahead only the position the fill changed.
+ * Limits: bounds are Float32 rounded outward (a bound too strict by 1e-7 costs an early tick,
+ * never a late one); at most PROJECTIONS_MAX projections and MARKETS_MAX markets' bounds are kept
+ * (each memo cleared whole when full).
+ */
+import { freshTally, liquidationBound, runFunding, type FundingTally } from './funding-run.ts';
+import { WINDOW, termsOf, windowPrices, type FundingInstants } from './funding-window.ts';
+import { marketBySymbol, type Market } from './market-catalogue.ts';
+import type { PriceBook } from './price-book.ts';
+import type { PositionRecord } from './trading-record.ts';
+
+const PROJECTIONS_MAX = 4_096;
+const MARKETS_MAX = 1_024;
+/** Outward rounding of a Float32 bound (2^-22 relative, well above Float32's half ulp). */
+const OUTWARD = 2 ** -22;
+
+export interface ProjectionInput {
+  readonly prices: PriceBook;
+  readonly maintenanceBps: bigint;
+  readonly instants: FundingInstants;
+}
+
+/** One position run ahead over a window from instant offset `fromOffset`. */
+interface PositionProjection {
+  readonly side: PositionRecord['side'];
+  readonly qty: bigint;
+  readonly entry: bigint;
+  readonly window: number;
+  readonly fromOffset: number;
+  /** [o]: the margin before instant offset o (after o − 1), for o ≥ fromOffset (up to the liquidation). */
+  readonly margins: Float64Array;
+  /** The liquidation price's bound at a margin. */
+  readonly bound: (marginMicro: number) => number;
+  /** The offset at which funding liquidates it, or -1. */
+  readonly liquidatedAt: number;
+}
+
+/** A market's strongest bounds between instants (and its first funding liquidation). */
+export interface MarketProjection {
+  readonly market: Market;
+  readonly window: number;
+  /** The first offset the bounds hold (before it: none). */
+  readonly fromOffset: number;
+  readonly parts: readonly PositionProjection[];
+  /** [o]: the highest long bound before offset o (-Infinity: none); the lowest short bound (Infinity: none). */
+  readonly longBounds: Float32Array;
+  readonly shortBounds: Float32Array;
+  readonly liquidatedAt: number;
+}
+
+const POSITIONS = new Map<PositionRecord, PositionProjection>();
+const MARKETS = new WeakMap<PriceBook, Map<string, MarketProjection>>();
+
+/** The last answer per price book: the positions it was for, their projections, the markets' bounds. */
+interface LastAnswer {
+  readonly positions: readonly PositionRecord[];
+  readonly parts: readonly PositionProjection[];
+  readonly window: number;
+  readonly fromOffset: number;
+  readonly markets: MarketProjection[];
+}
+
+const LAST = new WeakMap<PriceBook, LastAnswer>();
+
+/**
+ * The projections of the markets of `positions` over `window` from `fromOffset` (the first instant
+ * not yet funded). The last answer is given again while the same positions, in the same order,
+ * still hold their projections (a plan after an early tick, or a plan between two fills elsewhere).
+ */
+export function marketProjections(
+  input: ProjectionInput,
+  positions: readonly PositionRecord[],
+  window: number,
+  fromOffset: number,
+): MarketProjection[] {
+  const last = LAST.get(input.prices);
+  if (
+    last !== undefined &&
+    last.window === window &&
+    last.fromOffset <= fromOffset &&
+    stillHeld(last, positions, fromOffset)
+  )
+    return last.markets;
+  const parts: PositionProjection[] = [];
+  const markets = projectMarkets(input, positions, { window, fromOffset }, parts);
+  LAST.set(input.prices, { positions, parts, window, fromOffset, markets });
+  return markets;
+}
+
+/** Whether `positions` are the last answer's, each with its projection valid from `fromOffset`. */
+function stillHeld(last: LastAnswer, positions: readonly PositionRecord[], fromOffset: number): boolean {
+  if (last.positions.length !== positions.length) return false;
+  for (let index = 0; index < positions.length; index++) {
+    const position = positions[index] as PositionRecord;
+    const part = last.parts[index] as PositionProjection;
+    if (last.positions[index] !== position || !validFrom(part, position, fromOffset)) return false;
+  }
+  return true;
+}
+
+function projectMarkets(
+  input: ProjectionInput,
+  positions: readonly PositionRecord[],
+  { window, fromOffset }: { readonly window: number; readonly fromOffset: number },
+  parts: PositionProjection[],
+): MarketProjection[] {
+  const byMarket = new Map<string, PositionProjection[]>();
+  for (const position of positions) {
+    const part = positionProjection(input, position, window, fromOffset);
+    parts.push(part);
+    const list = byMarket.get(position.symbol);
+    if (list === undefined) byMarket.set(position.symbol, [part]);
+    else list.push(part);
+  }
+  let memo = MARKETS.get(input.prices);
+  if (memo === undefined) {
+    memo = new Map();
+    MARKETS.set(input.prices, memo);
+  }
+  const found: MarketProjection[] = [];
+  for (const [symbol, parts] of byMarket) {
+    let market = memo.get(symbol);
+    if (
+      market === undefined ||
+      market.window !== window ||
+      market.fromOffset > fromOffset ||
+      !sameParts(market.parts, parts)
+    ) {
+      market = aggregate(marketBySymbol(symbol) as Market, { window, fromOffset }, parts);
+      if (memo.size >= MARKETS_MAX) memo.clear();
+      memo.set(symbol, market);
+    }
+    found.push(market);
+  }
+  return found;
+}
+
+function sameParts(a: readonly PositionProjection[], b: readonly PositionProjection[]): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
+}
+
+/** The market's bounds from `fromOffset` on (a plan never looks back). */
+function aggregate(
+  market: Market,
+  from: { readonly window: number; readonly fromOffset: number },
+  parts: readonly PositionProjection[],
+): MarketProjection {
+  const longBounds = new Float32Array(WINDOW + 1).fill(-Infinity);
+  const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
+  let liquidatedAt = -1;
+  for (const part of parts) {
+    const into = part.side === 'long' ? longBounds : shortBounds;
+    const long = into === longBounds;
+    const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
+    const sign = long ? 1 : -1;
+    for (let offset = Math.max(part.fromOffset, from.fromOffset); offset <= end; offset++) {
+      const exact = part.bound(part.margins[offset] as number);
+      const bound = Math.fround(exact + sign * (Math.abs(exact) * OUTWARD + 1));
+      const held = into[offset] as number;
+      if (long ? bound > held : bound < held) into[offset] = bound;
+    }
+    if (part.liquidatedAt >= 0 && (liquidatedAt < 0 || part.liquidatedAt < liquidatedAt))
+      liquidatedAt = part.liquidatedAt;
+  }
+  return { market, ...from, parts, longBounds, shortBounds, liquidatedAt };
+}
+
+/** A position's projection, remembered while its terms and window hold and it starts no later. */
+/**
+ * The funding of instant offsets [from, to) of `window` from a remembered projection of
+ * `position`, when one holds them and starts from the tally's margin (else null: run them).
+ */
+export function projectedFunding(
+  position: PositionRecord,
+  window: number,
+  range: { readonly from: number; readonly to: number },
+  tally: FundingTally,
+): boolean {
+  const known = POSITIONS.get(position);
+  if (
+    known === undefined ||
+    known.window !== window ||
+    known.fromOffset > range.from ||
+    !sameTerms(known, position) ||
+    known.margins[range.from] !== tally.marginMicro
+  )
+    return false;
+  const to = known.liquidatedAt >= range.from && known.liquidatedAt < range.to ? known.liquidatedAt + 1 : range.to;
+  const margins = known.margins;
+  for (let offset = range.from; offset < to; offset++) {
+    const paid = (margins[offset] as number) - (margins[offset + 1] as number);
+    if (paid > 0) {
+      tally.paidMicro += paid;
+      tally.paidCount++;
+    } else if (paid < 0) {
+      tally.receivedMicro -= paid;
+      tally.receivedCount++;
+    }
+  }
+  tally.marginMicro = margins[to] as number;
+  if (known.liquidatedAt >= range.from && known.liquidatedAt < range.to) tally.liquidatedAt = known.liquidatedAt;
+  return true;
+}
+
+/** Whether `part` holds `position`'s funding from `fromOffset` on (same terms, the margin it projected there, not liquidated before). */
+function validFrom(part: PositionProjection, position: PositionRecord, fromOffset: number): boolean {
+  return (
+    part.fromOffset <= fromOffset &&
+    sameTerms(part, position) &&
+    part.margins[fromOffset] === Number(position.marginMicro) &&
+    (part.liquidatedAt < 0 || part.liquidatedAt >= fromOffset)
+  );
+}
+
+/** Whether a projection was run for the position's terms (its margin is checked where it is used). */
+function sameTerms(known: PositionProjection, position: PositionRecord): boolean {
+  return known.side === position.side && known.qty === position.qty && known.entry === position.entryPrice;
+}
+
+function positionProjection(
+  input: ProjectionInput,
+  position: PositionRecord,
+  window: number,
+  fromOffset: number,
+): PositionProjection {
+  const known = POSITIONS.get(position);
+  if (known !== undefined && known.window === window && validFrom(known, position, fromOffset)) return known;
+  const market = marketBySymbol(position.symbol) as Market;
+  const terms = termsOf(position, input.maintenanceBps);
+  // The position's last projection is stale: its buffer is reused (a century's move projects each position once per window).
+  const margins = known?.margins ?? new Float64Array(WINDOW + 1);
+  const tally = freshTally(position.marginMicro);
+  margins[fromOffset] = tally.marginMicro;
+  runFunding(
+    terms,
+    windowPrices(input.prices, market, window, input.instants),
+    tally,
+    { from: fromOffset, to: WINDOW },
+    margins,
+  );
+  const bound = liquidationBound(terms);
+  const projection = {
+    side: position.side,
+    qty: position.qty,
+    entry: position.entryPrice,
+    window,
+    fromOffset,
+    margins,
+    bound,
+    liquidatedAt: tally.liquidatedAt,
+  };
+  if (POSITIONS.size >= PROJECTIONS_MAX) POSITIONS.clear();
+  POSITIONS.set(position, projection);
+  return projection;
+}

@@ -1,0 +1,98 @@
+/**
+ * The marks and funding rates of one market at its funding instants, computed once per market
+ * and window of WINDOW instants and shared by every position in the market (funding-run.ts runs
+ * them): a century's move asks for the mark at each of its 109,575 instants once per market, not
+ * once per position.
+ * Instant n is at n × fundingPeriodMs + lateMs (lateMs: one tick under the defect
+ * `trading-funding-late`, else 0); its rate is the one quoted just before it (the period it ends),
+ * its mark the mid at it, as trading.ts's funding timer reads them.
+ * A memo of pure functions per price book (which fixes the seed and the shocks), not state: at
+ * most KEPT windows per market (the oldest dropped first).
+ */
+import type { Market } from './market-catalogue.ts';
+import { pathKeyOf } from './path-key.ts';
+import type { PriceBook } from './price-book.ts';
+import { FAST_MAX, type FundingTerms, type InstantPrices } from './funding-run.ts';
+import type { PositionRecord } from './trading-record.ts';
+
+/** Instants per window (≈ 170 days of 8-hour periods): the longest a plan runs every position ahead at once. */
+export const WINDOW = 512;
+/** Windows kept per market (a move goes forward: the one in use and the one before). */
+const KEPT = 2;
+const FAST_MAX_BIG = BigInt(FAST_MAX);
+
+/** Per price book: `${symbol}|${periodMs}|${lateMs}` → the market's latest windows, newest last. */
+const MEMOS = new WeakMap<PriceBook, Map<string, { window: number; prices: InstantPrices }[]>>();
+
+/** Window `window`'s instants of `market`. */
+export function windowPrices(
+  prices: PriceBook,
+  market: Market,
+  window: number,
+  instants: { readonly periodMs: number; readonly lateMs: number },
+): InstantPrices {
+  let memo = MEMOS.get(prices);
+  if (memo === undefined) {
+    memo = new Map();
+    MEMOS.set(prices, memo);
+  }
+  const key = `${market.symbol}|${instants.periodMs}|${instants.lateMs}`;
+  let kept = memo.get(key);
+  if (kept === undefined) {
+    kept = [];
+    memo.set(key, kept);
+  }
+  const found = kept.find((entry) => entry.window === window);
+  if (found !== undefined) return found.prices;
+  const computed = computeWindow(prices, market, window, instants);
+  kept.push({ window, prices: computed });
+  if (kept.length > KEPT) kept.shift();
+  return computed;
+}
+
+function computeWindow(
+  prices: PriceBook,
+  market: Market,
+  window: number,
+  instants: { readonly periodMs: number; readonly lateMs: number },
+): InstantPrices {
+  const marks = new Float64Array(WINDOW);
+  const rates = new Int32Array(WINDOW);
+  const exactMarks: bigint[] = [];
+  const key = pathKeyOf(prices.seedHash, market);
+  // Without shocks the mid is the path's price (at least 1): read from the market's PathKey directly.
+  const shockFree = prices.shockFree(market);
+  let fast = true;
+  for (let offset = 0; offset < WINDOW; offset++) {
+    const atMs = (window * WINDOW + offset) * instants.periodMs + instants.lateMs;
+    const tick = prices.tickOf(atMs);
+    let mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
+    if (mark < 1n) mark = 1n;
+    if (mark >= FAST_MAX_BIG) fast = false;
+    marks[offset] = Number(mark);
+    rates[offset] = key.fundingRatePpm(prices.fundingPeriodOf(atMs - 1));
+  }
+  if (fast) return { marks, rates, fast, exactMarks: null };
+  // A mark past FAST_MAX (a shocked or extreme price): the exact marks, read again.
+  for (let offset = 0; offset < WINDOW; offset++) {
+    const tick = prices.tickOf((window * WINDOW + offset) * instants.periodMs + instants.lateMs);
+    const mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
+    exactMarks.push(mark < 1n ? 1n : mark);
+  }
+  return { marks, rates, fast, exactMarks };
+}
+
+/** Funding instant n is at n × periodMs + lateMs. */
+export interface FundingInstants {
+  readonly periodMs: number;
+  readonly lateMs: number;
+}
+
+/** The index of the last funding instant at or before `ms`. */
+export function instantAtOrBefore(ms: number, instants: FundingInstants): number {
+  return Math.floor((ms - instants.lateMs) / instants.periodMs);
+}
+
+export function termsOf(position: PositionRecord, maintenanceBps: bigint): FundingTerms {
+  return { side: position.side, qty: position.qty, entry: position.entryPrice, maintenanceBps };
+}
