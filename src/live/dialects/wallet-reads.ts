@@ -10,26 +10,9 @@
 import type { LiveWalletTx } from '../operations.ts';
 import type { WireReader } from '../wire-reader.ts';
 import { row, type DialectTable } from './dialect.ts';
-import { WALLET_REQUESTS } from './documents/wallet.ts';
+import { WALLET_REQUESTS, WALLET_TX_FIELDS } from './documents/wallet.ts';
 
 const TRANSACTIONS_MAX = 200;
-
-const TRANSACTION_FIELDS = [
-  'chain',
-  'type',
-  'from',
-  'to',
-  'symbol',
-  'token',
-  'fee',
-  'fee_symbol',
-  'memo',
-  'sent_at',
-  'block_at',
-  'block_height',
-  'failure',
-  'explorer',
-];
 
 const SWAP_FIELDS = ['swap_id', 'deposit', 'output', 'fee', 'created_at', 'updated_at', 'expires_at', 'deposit_tx'];
 
@@ -38,7 +21,7 @@ function isMint(item: unknown): boolean {
 }
 
 function transactionOf(reader: WireReader): LiveWalletTx | null {
-  reader.knows(...TRANSACTION_FIELDS);
+  reader.knows(...WALLET_TX_FIELDS);
   const txHash = reader.string('tx_hash');
   const view = {
     amount: reader.string('amount', { optional: true }),

@@ -7,7 +7,8 @@
  * replay reached, which its own funding of a service account may have moved on a manual serve);
  * prices (entry, mark, liquidation) read into 8-decimal units for the liquidation probe, and not compared by a replay.
  */
-import { toNumber } from '../../../core/money.ts';
+import type { JsonObject } from '../../../core/errors.ts';
+import { toNumber, type Micro } from '../../../core/money.ts';
 import type { PositionView } from '../../operations.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { priceUnits } from '../price-units.ts';
@@ -23,6 +24,21 @@ const POSITION_KNOWN = [
   'opened_at',
 ];
 
+/** A perpetual order's body in style A: the symbol, long/short, the size in USDC as a JSON number. */
+export function orderBodyA(input: {
+  symbol: string;
+  side: 'long' | 'short';
+  sizeMicro: Micro;
+  leverage: number | null;
+}): JsonObject {
+  return {
+    symbol: input.symbol,
+    side: input.side,
+    size: toNumber(input.sizeMicro),
+    ...(input.leverage === null ? {} : { leverage: input.leverage }),
+  };
+}
+
 export const TRADING_A: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
@@ -30,12 +46,7 @@ export const TRADING_A: DialectTable = {
       method: 'POST',
       path: '/api/v1/orders',
       auth: true,
-      body: {
-        symbol: input.symbol,
-        side: input.side,
-        size: toNumber(input.sizeMicro),
-        ...(input.leverage === null ? {} : { leverage: input.leverage }),
-      },
+      body: orderBodyA(input),
     }),
     read: (reader) => {
       const orderId = reader.string('order_id');

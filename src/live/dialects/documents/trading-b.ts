@@ -4,12 +4,28 @@
  * a decimal string, `market_type: "perp"` for a position. Replay reads recorded style B orders
  * through it (a perpetual market order is afp's trading.order); the money audit speaks style A.
  */
-import { formatDecimal } from '../../../core/money.ts';
+import type { JsonObject } from '../../../core/errors.ts';
+import { formatDecimal, type Micro } from '../../../core/money.ts';
 import { row, type DialectTable } from '../dialect.ts';
 
 /** `BTC-PERP` → `BTC-USDC` (style B names a perpetual by its pair and `market_type`). */
-function pairOfSymbol(symbol: string): string {
+export function pairOfSymbol(symbol: string): string {
   return symbol.endsWith('-PERP') ? `${symbol.slice(0, -'-PERP'.length)}-USDC` : symbol;
+}
+
+/** A perpetual order's body in style B: the pair, buy/sell, the amount as a decimal string, its type. */
+export function orderBodyB(
+  input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number | null },
+  type: 'market' | 'limit',
+): JsonObject {
+  return {
+    pair: pairOfSymbol(input.symbol),
+    side: input.side === 'long' ? 'buy' : 'sell',
+    amount: formatDecimal(input.sizeMicro),
+    market_type: 'perp',
+    type,
+    ...(input.leverage === null ? {} : { leverage: input.leverage }),
+  };
 }
 
 export const TRADING_B: DialectTable = {
@@ -19,14 +35,7 @@ export const TRADING_B: DialectTable = {
       method: 'POST',
       path: '/trading-api/order',
       auth: true,
-      body: {
-        pair: pairOfSymbol(input.symbol),
-        side: input.side === 'long' ? 'buy' : 'sell',
-        amount: formatDecimal(input.sizeMicro),
-        market_type: 'perp',
-        type: 'market',
-        ...(input.leverage === null ? {} : { leverage: input.leverage }),
-      },
+      body: orderBodyB(input, 'market'),
     }),
     read: (reader) => {
       const orderId = reader.string('order_id');

@@ -6,10 +6,11 @@
  * recording's dialect before it compares the target's (replay/route-operations-trading.ts).
  * Prices are 8-decimal strings in style B and JSON numbers in style A; money likewise.
  */
-import { formatDecimal, toNumber } from '../../../core/money.ts';
 import type { LimitOrderView } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import { orderBodyA } from './trading-a.ts';
+import { orderBodyB, pairOfSymbol } from './trading-b.ts';
 
 const ORDER_FIELDS = ['type', 'leverage', 'fill_qty', 'realized_pnl', 'created_at', 'filled_at', 'cancelled_at', 'ts'];
 
@@ -58,11 +59,6 @@ function orderB(reader: WireReader): LimitOrderView | null {
   return orderId === null ? null : { orderId, ...view };
 }
 
-/** `BTC-PERP` → `BTC-USDC` (style B names a perpetual by its pair). */
-function pairOfSymbol(symbol: string): string {
-  return symbol.endsWith('-PERP') ? `${symbol.slice(0, -'-PERP'.length)}-USDC` : symbol;
-}
-
 export const TRADING_ORDERS_A: DialectTable = {
   'trading.price': row('trading.price', {
     request: (input) => ({
@@ -83,14 +79,7 @@ export const TRADING_ORDERS_A: DialectTable = {
       method: 'POST',
       path: '/api/v1/orders',
       auth: true,
-      body: {
-        symbol: input.symbol,
-        side: input.side,
-        size: toNumber(input.sizeMicro),
-        type: 'limit',
-        price: input.limitPrice,
-        leverage: input.leverage,
-      },
+      body: { ...orderBodyA(input), type: 'limit', price: input.limitPrice },
     }),
     read: orderA,
   }),
@@ -126,15 +115,7 @@ export const TRADING_ORDERS_B: DialectTable = {
       method: 'POST',
       path: '/trading-api/order',
       auth: true,
-      body: {
-        pair: pairOfSymbol(input.symbol),
-        side: input.side === 'long' ? 'buy' : 'sell',
-        amount: formatDecimal(input.sizeMicro),
-        market_type: 'perp',
-        type: 'limit',
-        price: String(input.limitPrice),
-        leverage: input.leverage,
-      },
+      body: { ...orderBodyB(input, 'limit'), price: String(input.limitPrice) },
     }),
     read: orderB,
   }),

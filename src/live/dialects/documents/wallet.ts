@@ -192,26 +192,29 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
   };
 }
 
+/** A wallet transaction's fields besides its hash and amount (a send's answer, a transactions list's element). */
+export const WALLET_TX_FIELDS: readonly string[] = [
+  'chain',
+  'type',
+  'status',
+  'from',
+  'to',
+  'symbol',
+  'token',
+  'fee',
+  'fee_symbol',
+  'memo',
+  'sent_at',
+  'block_at',
+  'block_height',
+  'failure',
+  'explorer',
+];
+
 const DOCUMENTS_KNOWN: WalletKnownFields = {
   register: ['referral_code', 'created_at', 'message'],
   balance: ['address', 'balance'],
-  send: [
-    'chain',
-    'type',
-    'status',
-    'from',
-    'to',
-    'symbol',
-    'token',
-    'fee',
-    'fee_symbol',
-    'memo',
-    'sent_at',
-    'block_at',
-    'block_height',
-    'failure',
-    'explorer',
-  ],
+  send: WALLET_TX_FIELDS,
   swap: [
     'swap_id',
     'deposit',
