@@ -95,7 +95,8 @@ async function writeHistory(
     defects: [],
   };
   log.adopt({ ...settings, clockMode: 'manual', wallOffsetMs: 0 });
-  const platform = new Platform(settings);
+  // As afp serve builds it (listeners.ts) and recovery rebuilds it (recovery.ts): funding in spans.
+  const platform = new Platform({ ...settings, fundingSpans: true });
   const dispatcher = new LoggedDispatcher(platform, ALL_ROUTES, log);
   const checkpointer = new Checkpointer({
     log,

@@ -224,13 +224,14 @@ describe('MetricsOutputs', () => {
             data: { name?: string; time?: string; value?: number; tags?: Record<string, string> };
           },
       );
-    // k6's JSON output: the metrics declared first, then a point per sample (three per request).
+    // k6's JSON output: the metrics declared first (checks too: a URL test streams its checks), then a point per sample (three per request).
     expect(lines.filter((line) => line.type === 'Metric').map((line) => line.metric)).toEqual([
       'http_reqs',
       'http_req_duration',
       'http_req_failed',
       'iterations',
       'dropped_iterations',
+      'checks',
     ]);
     const requests = lines.filter((line) => line.type === 'Point' && line.metric === 'http_reqs');
     expect(requests).toHaveLength(2);
