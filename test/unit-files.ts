@@ -66,6 +66,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/core/ring-rows.test.ts',
   'test/core/rng.test.ts',
   'test/core/scheduler.test.ts',
+  'test/core/sharded-map.test.ts',
   'test/core/text-file.test.ts',
   'test/core/wide-amounts.test.ts',
   'test/docs/layout.test.ts',

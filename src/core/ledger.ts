@@ -18,6 +18,7 @@
  */
 import { assert } from './assert.ts';
 import type { Micro } from './money.ts';
+import { ShardedMap } from './sharded-map.ts';
 
 export type AccountName = string;
 export const EXTERNAL: AccountName = 'external';
@@ -52,11 +53,13 @@ export interface TransferListener {
 }
 
 interface AccountSlot {
+  readonly name: AccountName;
   balanceMicro: Micro;
 }
 
 export class Ledger {
-  private readonly slots = new Map<AccountName, AccountSlot>();
+  /** By name; lookups only, sharded (sharded-map.ts): an agent's registration adds its accounts. `slotList` keeps the order. */
+  private readonly slots = new ShardedMap<AccountSlot>();
   /** The same slots in creation order (never removed, like the map's): the hourly audit walks an array, not the map (its share of a quickstart seed's CPU 4.6% -> 2.7%). */
   private readonly slotList: AccountSlot[] = [];
   private sum: Micro = 0n;
@@ -100,7 +103,7 @@ export class Ledger {
   private slot(account: AccountName): AccountSlot {
     let slot = this.find(account);
     if (slot === undefined) {
-      slot = { balanceMicro: 0n };
+      slot = { name: account, balanceMicro: 0n };
       this.slots.set(account, slot);
       this.slotList.push(slot);
     }
@@ -227,14 +230,14 @@ export class Ledger {
   /** Accounts below zero, `external` excepted. */
   negativeAccounts(): AccountName[] {
     const found: AccountName[] = [];
-    for (const [account, slot] of this.slots) if (account !== EXTERNAL && slot.balanceMicro < 0n) found.push(account);
+    for (const slot of this.slotList) if (slot.name !== EXTERNAL && slot.balanceMicro < 0n) found.push(slot.name);
     return found.sort();
   }
 
   /** Every account that ever moved money and its balance, in first-movement order (a fresh map). */
   accounts(): ReadonlyMap<AccountName, Micro> {
     const balances = new Map<AccountName, Micro>();
-    for (const [account, slot] of this.slots) balances.set(account, slot.balanceMicro);
+    for (const slot of this.slotList) balances.set(slot.name, slot.balanceMicro);
     return balances;
   }
 }

@@ -34,6 +34,7 @@ import type { Tier } from '../services/shared/agents.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { ServiceName } from './service-names.ts';
 import { findServiceEntry, IdentityEntry, ServiceEntry, type LimiterHandle, type ServiceRow } from './limiter-entry.ts';
+import { ShardedMap } from '../core/sharded-map.ts';
 import {
   bucketShape,
   countAt,
@@ -227,8 +228,9 @@ export class RateLimiter {
   private readonly registerShape: BucketShape;
   private readonly serviceRows = new Map<string, ServiceRow>();
   private readonly endpointCaps = new Map<string, EndpointCap>();
-  private readonly identities = new Map<string, IdentityEntry>();
-  private readonly registerByIp = new Map<string, IdentityEntry>();
+  // Lookups only, sharded (core/sharded-map.ts): a registration from a fresh address adds to both; the use list keeps the order.
+  private readonly identities = new ShardedMap<IdentityEntry>();
+  private readonly registerByIp = new ShardedMap<IdentityEntry>();
   private readonly maxEntries: number;
   /** The ends of the list of held entries by last use (limiter-entry.ts `older`/`newer`). */
   private oldest: IdentityEntry | null = null;

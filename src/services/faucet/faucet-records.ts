@@ -13,6 +13,7 @@ import { assert } from '../../core/assert.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import type { Agent } from '../shared/agents.ts';
+import { ShardedMap } from '../../core/sharded-map.ts';
 
 /** Longest framework name kept from registration metadata. */
 export const FRAMEWORK_MAX_LENGTH = 64;
@@ -34,7 +35,8 @@ export interface FaucetRecord {
 }
 
 export class FaucetRecords {
-  private readonly records = new Map<string, FaucetRecord>();
+  /** By agent id; lookups only, sharded (core/sharded-map.ts): one entry per registration. */
+  private readonly records = new ShardedMap<FaucetRecord>();
   private total: Micro = 0n;
 
   /** Faucet money paid out to all agents, grants included. */

@@ -5,6 +5,7 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { JsonObject } from '../../core/errors.ts';
+import { ShardedMap } from '../../core/sharded-map.ts';
 
 export type Tier = 'free' | 'pro' | 'enterprise';
 
@@ -21,10 +22,11 @@ export interface Agent {
 }
 
 export class AgentRegistry {
-  private readonly byId = new Map<string, Agent>();
-  private readonly byAddress = new Map<string, Agent>();
-  private readonly byKeyHash = new Map<string, Agent>();
-  private readonly byReferralCode = new Map<string, Agent>();
+  // Lookups only, sharded (core/sharded-map.ts): they all grow on the same registration; `order` keeps the order.
+  private readonly byId = new ShardedMap<Agent>();
+  private readonly byAddress = new ShardedMap<Agent>();
+  private readonly byKeyHash = new ShardedMap<Agent>();
+  private readonly byReferralCode = new ShardedMap<Agent>();
   private readonly order: Agent[] = [];
 
   get size(): number {
