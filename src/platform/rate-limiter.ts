@@ -14,17 +14,16 @@
  * consumption). The binding (reported) bucket is, when refused, the refusing one with the longest
  * wait (so that a request at now + retry_after passes), else the one with the fewest remaining
  * requests, the lower limit winning ties, then the order above. All state is integers.
- * Memory: at most `maxEntries` entries (identities and IPs), kept on one list by last use. Making
- * room for a new entry is O(1): the least recently used entries are dropped first when idle (every
- * bucket full again and the daily counts of an earlier UTC day: a fresh entry would behave the
- * same), at most two per new entry; at the bound the least recently used one is dropped whatever
- * its state (its caller starts afresh). No scan of the entries, ever: a flood of new identities
- * (one per forged X-Forwarded-For) costs O(1) per request and never refuses anyone for want of
- * room. Deterministic: the order is a function of the requests alone, as the rest of the state.
- * Per request: integer math over the buckets that apply (`resolve` gathers them in one small
- * record) and a fresh decision. An identity's tier bucket and daily count are one object; a
- * `LimiterHandle` passed with the request (Platform keeps one per key, with the identity string)
- * skips the identity lookup (src/platform/limiter-entry.ts).
+ * Memory: at most `maxEntries` entries (identities and IPs, two sharded lookups: core/sharded-map.ts),
+ * kept on one list by last use. Making room for a new entry is O(1): the least recently used entries
+ * are dropped first when idle (every bucket full again and the daily counts of an earlier UTC day: a
+ * fresh entry would behave the same), at most two per new entry; at the bound the least recently used
+ * one is dropped whatever its state (its caller starts afresh). No scan of the entries, ever: a flood
+ * of new identities (one per forged X-Forwarded-For) costs O(1) per request and never refuses anyone
+ * for want of room. Deterministic: the order is a function of the requests alone. Per request:
+ * integer math over the buckets that apply (`resolve` gathers them in one small record) and a fresh
+ * decision. An identity's tier bucket and daily count are one object; a `LimiterHandle` passed with
+ * the request (Platform keeps one per key, with its identity) skips the lookup (limiter-entry.ts).
  */
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
@@ -228,7 +227,6 @@ export class RateLimiter {
   private readonly registerShape: BucketShape;
   private readonly serviceRows = new Map<string, ServiceRow>();
   private readonly endpointCaps = new Map<string, EndpointCap>();
-  // Lookups only, sharded (core/sharded-map.ts): a registration from a fresh address adds to both; the use list keeps the order.
   private readonly identities = new ShardedMap<IdentityEntry>();
   private readonly registerByIp = new ShardedMap<IdentityEntry>();
   private readonly maxEntries: number;
