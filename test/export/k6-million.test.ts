@@ -62,11 +62,15 @@ describe.skipIf(K6_SKIP !== undefined || !PROC)('million.yaml on the real k6', (
     const out = join(kit.dir, 'million.k6.json');
     const ran = await kit.withServe((api) => runSampled(script, api, out));
     expect(ran.peakMb, `peak ${ran.peakMb} MB`).toBeLessThan(RSS_MB_MAX);
-    expect(ran.code).toBe(0);
     // 20 arrivals over 5 s: each one k6 starts registers a new agent (at least one request); one it
-    // could not start in time (a machine busy with other tests) is counted dropped, never lost.
+    // could not start in time (a machine busy with other tests) is counted dropped, never lost. The
+    // export as shipped guards drops and late steps at 0 (issue 70 part 2): then k6 exits 99, loudly.
     const requests = sum(k6Counts(out));
+    const dropped = k6Dropped(out);
+    expect(ran.code === 0 || (ran.code === 99 && dropped > 0), `exit ${ran.code}, ${dropped} dropped or late`).toBe(
+      true,
+    );
     expect(requests).toBeGreaterThan(0);
-    expect(requests + k6Dropped(out)).toBeGreaterThanOrEqual(20);
+    expect(requests + dropped).toBeGreaterThanOrEqual(20);
   }, 300_000);
 });
