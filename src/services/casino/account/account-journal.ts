@@ -27,6 +27,7 @@ import {
 
 import type { JournalEntry } from './journal-entry.ts';
 import { JournalRing } from './journal-ring.ts';
+import { ShardedMap } from '../../../core/sharded-map.ts';
 
 export type { JournalEntry } from './journal-entry.ts';
 
@@ -35,8 +36,8 @@ const AGENT_PREFIX = agentAccount('');
 export class AccountJournal {
   private readonly clock: Clock;
   private readonly entriesPerAgentMax: number;
-  /** Rings by agent account name (what a transfer names; a read builds the name from the agent id). */
-  private readonly byAccount = new Map<AccountName, JournalRing>();
+  /** Rings by agent account name (what a transfer names; a read builds the name from the agent id); a sharded lookup. */
+  private readonly byAccount = new ShardedMap<JournalRing>();
   private nextSequence = 0;
   /** The ring found last and its account (a bet journals two entries for the same agent in a row). */
   private lastAccount: AccountName | null = null;
