@@ -1,6 +1,7 @@
 /**
- * The definitions of the deployed stand-in's trading risk rows (routes/deployed/trading-risk.ts)
- * and domains discovery rows (routes/deployed/domains-discovery.ts), spread into
+ * The definitions of the deployed stand-in's trading risk rows (routes/deployed/trading-risk.ts),
+ * domains discovery rows (routes/deployed/domains-discovery.ts) and casino referral rows
+ * (routes/deployed/casino-referral.ts), spread into
  * openapi-deployed.ts's tables like openapi-deployed-trading.ts and -domains.ts: what each row
  * takes (text inputs checked by the rows' own parsers, so the two cannot drift), what it answers,
  * its refusals. Request objects are loose (the deployment ignores fields it does not read);
@@ -135,6 +136,26 @@ const bookLevel = z.strictObject({ price: price(), size: z.number().describe('Co
 const valuation = z.strictObject(VALUATION_FIELDS);
 
 export const EXTRAS_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'casino.deployed.referral.code': withInfo({
+    referral_code: z.string(),
+    commission_rate: z.number().min(0).max(1).describe('The level-1 share of a losing stake (0.1)'),
+    share_message: z.string(),
+  }),
+  'casino.deployed.referral.stats': withInfo({
+    total_referrals: z.int().min(0).describe('Agents registered with your code (level 1)'),
+    total_earned_usd: usdc(),
+    last_30_days_usd: usdc(),
+    by_level: z.array(
+      z.strictObject({
+        level: z.int().min(1).max(3),
+        rate: z.number().min(0).max(1),
+        count: z.int().min(0).describe('Level 1 only: levels 2 and 3 read 0, as on the deployment'),
+        earned_usd: usdc(),
+      }),
+    ),
+    grow_tip: z.string(),
+    referrals: z.array(z.strictObject({ agent_id: z.string(), level: z.literal(1) })),
+  }),
   'trading.deployed.stop-loss': withInfo({ ...triggerFields, current_price: price(), message: z.string() }),
   'trading.deployed.take-profit': withInfo({ ...triggerFields, current_price: price(), message: z.string() }),
   'trading.deployed.check-limits': withInfo({

@@ -6,9 +6,20 @@
  * Non-goals: the whole API (only what audits, probes, replay and load need is an operation; the rest
  * is reached through the route tables of afp's own client).
  */
+import type {
+  LimitOrderView,
+  MarketOrderResult,
+  PositionView,
+  ReferralStatsView,
+  TournamentLine,
+  WalletTokenAmount,
+} from './operation-views.ts';
 import type { JsonObject, JsonValue } from '../core/errors.ts';
 import type { LiveAmount } from '../core/live-amount.ts';
 import type { Micro } from '../core/money.ts';
+
+/** Trading's answer views live with the other shared views; importers of this table keep their names. */
+export type { LimitOrderView, PositionView } from './operation-views.ts';
 
 export interface BetInput {
   /** afp's game id (coin_flip, dice, … baccarat). */
@@ -117,32 +128,6 @@ export interface LiveWalletTx {
   readonly status: string | null;
 }
 
-/** A limit order as an answer shows it; status in the target's words (the deployment's `pending`). */
-export interface LimitOrderView {
-  readonly orderId: string;
-  readonly symbol: string | null;
-  readonly side: string | null;
-  readonly status: string | null;
-  readonly sizeMicro: Micro | null;
-  readonly limitPrice: number | null;
-  readonly fillPrice: number | null;
-  /** The fee a filled order paid (0 while pending); null when the answer does not say. */
-  readonly feeMicro: Micro | null;
-}
-
-/** An open position as a list shows it: money in micro-USDC, prices in 8-decimal units; null where the answer does not say. */
-export interface PositionView {
-  readonly positionId: string;
-  readonly symbol: string | null;
-  readonly side: string | null;
-  readonly sizeMicro: Micro | null;
-  readonly marginMicro: Micro | null;
-  readonly leverage: number | null;
-  readonly entryPrice: bigint | null;
-  readonly markPrice: bigint | null;
-  readonly liquidationPrice: bigint | null;
-}
-
 export interface NameAvailability {
   readonly domain: string;
   readonly available: boolean | null;
@@ -242,6 +227,14 @@ export interface Operations {
     result: LiveBet;
   };
   /** A challenge to another agent: the caller's stake of `amountMicro` on `game`. */
+  /** The commitment of the caller's active server seed. */
+  'casino.seed-hash': { input: Record<string, never>; result: { seedHash: string } };
+  /** Sets the caller's Kelly risk factor (0.1 to 1.0): the factor the answer states. */
+  'casino.kelly-config': { input: { riskFactor: number }; result: { riskFactor: number | null } };
+  /** The tournaments a casino lists (the documents: active and upcoming). */
+  'casino.tournaments': { input: Record<string, never>; result: { tournaments: readonly TournamentLine[] } };
+  /** One tournament (its leaderboard's scores are drawn, and not read). */
+  'casino.tournament': { input: { tournamentId: string }; result: TournamentLine };
   'casino.challenge': {
     input: { challengedId: string; game: string; amountMicro: Micro };
     result: { challengeId: string; status: string | null };
@@ -268,6 +261,11 @@ export interface Operations {
   'faucet.mcp-claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
   /** The caller's own faucet standing: its balance where the answer shows it. */
   'faucet.status': { input: Record<string, never>; result: { balanceMicro: Micro | null } };
+  /**
+   * The caller's referral statistics: style B's faucet `/referrals`, style A's and a deployment's
+   * casino `/auth/referral/stats` (DEPLOYED.md §2.9); what a style does not show is null.
+   */
+  'faucet.referrals': { input: Record<string, never>; result: ReferralStatsView };
   'escrow.create': {
     /** `timeoutHours` for dialects that count hours; `expiresInSeconds`, when given, for those that count seconds. */
     input: {
@@ -294,16 +292,16 @@ export interface Operations {
   /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC; `leverage` null: not sent, the target's default). */
   'trading.order': {
     input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number | null };
-    result: {
-      orderId: string;
-      status: string | null;
-      feeMicro: Micro | null;
-      positionId?: string | null;
-      marginMicro?: Micro | null;
-      entryPrice?: number | null;
-      leverage?: number | null;
-      openedAtMs?: number | null;
-    };
+    result: MarketOrderResult;
+  };
+  /**
+   * A market order on a spot pair (`pair` `BTC-USDC`, `sizeMicro` the USDC spent or sold). A
+   * deployment trades perpetuals only (DEPLOYED.md §5): it is asked a buy as a 1x long of the same
+   * notional on the coin's perpetual, and offers no sell (docs/decisions/replay.md).
+   */
+  'trading.spot': {
+    input: { pair: string; side: 'buy' | 'sell'; sizeMicro: Micro };
+    result: MarketOrderResult;
   };
   /** A trading account of its own (the deployment's trading keeps its own agents, keys and balances). */
   'trading.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
@@ -361,12 +359,29 @@ export interface Operations {
   };
   /** The native balance of an address as a decimal text of whole units; `chain` null: the call names none. */
   'wallet.balance': {
-    input: { address: string; chain: string | null };
-    result: { chain: string | null; symbol: string | null; amount: string | null };
+    /** `viewKey`: a monero address's view key (its balance is read with it, DEPLOYED.md §6). */
+    input: { address: string; chain: string | null; viewKey?: string };
+    /** `tokens`: the token holdings where the answer lists them (the documents do; a deployment shows none: null). */
+    result: {
+      chain: string | null;
+      symbol: string | null;
+      amount: string | null;
+      tokens?: readonly WalletTokenAmount[] | null;
+    };
   };
-  /** A native send signed with `privateKey` (amount a decimal text of whole units). */
+  /**
+   * A send (amount a decimal text of whole units) of the native coin, or of `token` (a contract
+   * address or symbol), signed with `privateKey`; a monero send names its sender and its keys (`monero`).
+   */
   'wallet.send': {
-    input: { chain: string; to: string; amount: string; privateKey: string };
+    input: {
+      chain: string;
+      to: string;
+      amount: string;
+      privateKey?: string;
+      token?: string;
+      monero?: { readonly from: string; readonly viewKey: string; readonly spendKey: string };
+    };
     result: { txHash: string; amount: string | null };
   };
   /** A swap quote; tokens as the caller names them (contract addresses, or symbols where a target takes them). */
@@ -421,12 +436,17 @@ export const OPERATION_NAMES = [
   'casino.tournament-create',
   'casino.tournament-enter',
   'casino.tournament-play',
+  'casino.seed-hash',
+  'casino.kelly-config',
+  'casino.tournaments',
+  'casino.tournament',
   'casino.challenge',
   'casino.challenge-accept',
   'faucet.register',
   'faucet.claim',
   'faucet.mcp-claim',
   'faucet.status',
+  'faucet.referrals',
   'escrow.create',
   'escrow.release',
   'escrow.mcp-release',
@@ -435,6 +455,7 @@ export const OPERATION_NAMES = [
   'escrow.get',
   'escrow.list',
   'trading.order',
+  'trading.spot',
   'trading.register',
   'trading.balance',
   'trading.close',

@@ -51,6 +51,7 @@ export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set([
   'positionId',
   'domainId',
   'tournamentId',
+  'challengeId',
   'owner',
   'txHash',
   'depositAddress',
@@ -73,7 +74,8 @@ export const DIALECT_CREDITS: Readonly<Partial<Record<OperationName, string>>> =
  * `expected`, `seen`: the recorded and the live value as the finding shows them.
  */
 interface DialectDifference {
-  readonly field: string;
+  /** The result's field path, or a pattern of paths (`levels[0].earnedMicro`). */
+  readonly field: string | RegExp;
   /** `input`: the operation's input as the replay sent it (a rule about what was asked). */
   readonly applies: (expected: JsonValue, seen: JsonValue, input: unknown) => boolean;
   readonly source: string;
@@ -94,6 +96,22 @@ export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonl
       applies: (expected, seen) => expected === 'filled' && seen === 'open',
       source:
         'a market order is `filled` in the documents; a deployment answers the position it opened, `status: "open"` (DEPLOYED.md §5)',
+    },
+  ],
+  'trading.spot': [
+    {
+      field: 'status',
+      applies: (expected, seen) => expected === 'filled' && seen === 'open',
+      source:
+        'a spot buy is `filled` in the documents; a deployment trades perpetuals only, so afp asks it a 1x long of the same notional, answered as the position it opened, `status: "open"` (DEPLOYED.md §5)',
+    },
+  ],
+  'faucet.referrals': [
+    {
+      field: /^(referredCount|earnedMicro|levels(\[\d\]\.(referred|earnedMicro))?)$/,
+      applies: () => true,
+      source:
+        "the documents keep one referral tree for every service and pay its referrers a share of each service's fees; a deployment's casino counts the casino registrations made with the code, level 1 only, and pays 10 / 5 / 2.5 % of each losing stake (DEPLOYED.md §2.9)",
     },
   ],
   'faucet.status': [
@@ -237,7 +255,9 @@ export function compareOutcomes<R>(
   const known = across ? (DIALECT_DIFFERENCES[op] ?? []) : [];
   const knownRule = (difference: ResultDifference): ResultDifference | null => {
     const rule = known.find(
-      (item) => item.field === difference.field && item.applies(difference.expected, difference.seen, options.input),
+      (item) =>
+        (typeof item.field === 'string' ? item.field === difference.field : item.field.test(difference.field)) &&
+        item.applies(difference.expected, difference.seen, options.input),
     );
     return rule === undefined ? null : { ...difference, documented: rule.source };
   };

@@ -43,7 +43,8 @@ import type { WaitClock } from '../core/clock.ts';
 import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
-import type { EscrowView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
+import { formatDecimal } from '../core/money.ts';
+import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
 import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
@@ -68,16 +69,14 @@ import {
   secretFreeCurl,
 } from './replay-exchange-parts.ts';
 import { compareDrawn, DRAWN_OPERATIONS } from './drawn-outcomes.ts';
+import { ReplaySettlements } from './replay-settlements.ts';
 import { READS_MAX, substituteReads, type Substitute } from './read-substitutes.ts';
 import type { ServiceName } from '../platform/service-names.ts';
 
-const HOUR_MS = 3_600_000;
 /** What the replay keeps per recorded agent or escrow, at most (beyond, what it would name is not). */
 const FOLLOWED_MAX = {
   /** Recorded agents given a wallet key of their own on the target (beyond, a 401 stands as it is). */
   walletKeys: 10_000,
-  /** Escrow creators followed for settledByRule (beyond, a settlement's consequences are not named). */
-  creators: 100_000,
   /** Recorded agents' keys, to name a receiver's balance as left (beyond, it is not). */
   keysOfAgents: 1_000_000,
 } as const;
@@ -153,14 +152,13 @@ export class OperationReplay {
   private orphansNamed: Orphan[] = [];
   /** Why the current exchange's differences follow from an orphan it names (orphaned), or null. */
   private orphanCause: string | null = null;
-  /** Live escrow id → its creator's live key (at most FOLLOWED_MAX.creators), for settledByRule. */
-  private readonly creators = new Map<string, string>();
   /** Balances, escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
   private readonly divergence = new ReplayDivergence();
   /** Funding the target's way what the recording was credited otherwise (replay-funding.ts). */
   private readonly funding: ReplayFunding;
   /** Which differences an earlier cause explains (replay-consequences.ts). */
   private readonly explained = new ReplayConsequences(this.divergence);
+  private readonly settlements: ReplaySettlements;
   /** Recorded agent → its own key on a wallet that refused its platform key (at most FOLLOWED_MAX.walletKeys). */
   private readonly walletKeys = new Map<string, string>();
   private readonly ids: IdTranslation = {
@@ -179,6 +177,7 @@ export class OperationReplay {
       this.current === null
         ? null
         : this.wallets.signingKey(this.current.exchange, body, this.current.liveKey, this.bindings),
+    moneroKeys: (liveAddress) => this.wallets.moneroKeys(liveAddress),
   };
   /** The exchange being replayed and its live key, for the wallet's signing (`ids.walletKey`). */
   private current: { readonly exchange: RecordedExchange; readonly liveKey: string | null } | null = null;
@@ -191,6 +190,7 @@ export class OperationReplay {
     // No key in a report: a re-signed wallet send's reproduce line shows the key redacted, as the record does.
     this.options = { ...options, curlOf: secretFreeCurl(options.curlOf) };
     this.wallets = new ReplayWallets(options.session);
+    this.settlements = new ReplaySettlements(options.session, this.divergence);
     this.funding = new ReplayFunding(options, this.divergence);
     this.serviceAccounts = new ReplayServiceAccounts({
       session: options.session,
@@ -407,28 +407,17 @@ export class OperationReplay {
       this.walletKeyOf(service, call.callerId) ??
       (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
     // A target that closes positions by id (trading.close) keeps them apart, not netted.
-    const positionsApart = row.op === 'trading.order' && this.options.session.offers('trading.close') === null;
-    const order = input as OperationInput<'trading.order'>;
-    const closing = positionsApart ? this.positions.closing(call.callerId, order, exchange.response.body) : null;
-    if (closing !== null)
-      return this.replayClose(exchange, routeId, closing, recorded, liveKey, {
+    if (row.op === 'trading.order' && this.options.session.offers('trading.close') === null) {
+      const compare = {
         bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings,
         recordingDialect: dialect.name,
         liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name,
-      });
-    const apart = positionsApart
-      ? this.positions.apart(call.callerId, order, exchange.response.body, exchange.seq)
-      : null;
-    if (apart !== null) {
-      this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId} not replayed: ${apart})`);
-      return this.skip(exchange, {
-        id: `replay:skipped:netted:${row.op}`,
-        kind: 'shape',
-        title: `${row.op}: ${apart}; not replayed`,
-        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
-      });
+      };
+      const sent = { routeId, order: input as OperationInput<'trading.order'>, agent: call.callerId, liveKey };
+      const apart = await this.apartOrder(exchange, sent, recorded, compare);
+      if (apart !== undefined) return apart;
     }
-    const unfunded = await this.walletFunds(exchange, row.op, input, recorded, liveKey);
+    const unfunded = await this.wallets.fundsFor(exchange, { op: row.op, input, liveKey }, recorded, this.bindings);
     if (unfunded !== null)
       return this.skip(exchange, {
         id: `replay:skipped:unfunded:${row.op}`,
@@ -511,7 +500,7 @@ export class OperationReplay {
       'request' in outcome ? outcome.request : null,
     );
     this.leftByAnswer(exchange, routeId, { op: row.op, input, recorded, live }, differences);
-    if (!sameDialect) this.settledByRule(exchange, { op: row.op, input, recorded, live }, liveKey);
+    if (!sameDialect) this.settlements.settledByRule(exchange, { op: row.op, input, recorded, live }, liveKey);
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
     if (moved !== undefined)
       this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
@@ -527,37 +516,54 @@ export class OperationReplay {
   }
 
   /**
-   * A wallet exchange's funds on the target (wallet-replay.ts): a balance's address is funded with
-   * its recorded amount first (afp serve); a send the recording accepted from an address the
-   * replay could not fund is not replayed. Returns why not, or null.
+   * A market order where the target keeps positions apart (replay-positions.ts): the documents'
+   * close is the target's close; a reduce or flip is the close and an order for what remains; an
+   * order it cannot ask is skipped. Returns the exchange's result, or undefined to send the order.
    */
-  private async walletFunds(
+  private async apartOrder(
     exchange: RecordedExchange,
-    op: OperationName,
-    input: OperationInput<OperationName>,
+    sent: { routeId: string; order: OperationInput<'trading.order'>; agent: string | null; liveKey: string | null },
     recorded: ReadOutcome<unknown>,
-    liveKey: string | null,
-  ): Promise<string | null> {
-    if (op === 'wallet.balance' && recorded.kind === 'ok') {
-      const balance = input as OperationInput<'wallet.balance'>;
-      const why = await this.wallets.fundForBalance(
-        balance.address,
-        balance.chain,
-        recorded as ReadOutcome<OperationResult<'wallet.balance'>>,
-        liveKey,
-      );
-      return why === null ? null : `the address could not be funded with its recorded balance (${why})`;
+    compare: Parameters<typeof compareOutcomes>[3],
+  ): Promise<string | null | undefined> {
+    const { routeId, order, agent, liveKey } = sent;
+    const closing = this.positions.closing(agent, order, exchange.response.body);
+    if (closing !== null) return this.replayClose(exchange, routeId, closing, recorded, liveKey, compare);
+    const resize = this.positions.resizing(agent, order, exchange.response.body, exchange.seq);
+    if (resize === null) return undefined;
+    if (typeof resize === 'string') {
+      this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId} not replayed: ${resize})`);
+      return this.skip(exchange, {
+        id: 'replay:skipped:netted:trading.order',
+        kind: 'shape',
+        title: `trading.order: ${resize}; not replayed`,
+        evidence: `${exchange.request.method} ${exchange.request.path} answered ${exchange.response.status}`,
+      });
     }
-    if (op === 'wallet.send' && recorded.kind === 'ok') {
-      const why = this.wallets.unfunded(
-        exchange,
-        exchange.request.body,
-        (input as OperationInput<'wallet.send'>).chain,
-        liveKey,
-        this.bindings,
-      );
-      return why === null ? null : `the send cannot be funded on the target: ${why}`;
-    }
+    const closed = await this.replayClose(exchange, routeId, resize.held, recorded, liveKey, compare);
+    if (closed !== null) return closed;
+    const rest = { ...order, side: resize.rest.side, sizeMicro: resize.rest.sizeMicro };
+    const outcome = await this.send('trading.order', rest, liveKey, exchange);
+    if (outcome.kind === 'unreachable') return outcome.message;
+    if (outcome.kind === 'deadline') return 'trading.order was rate limited past the time budget';
+    // One exchange, sent as the close and this order: counted once, as the close.
+    this.unsend('trading.order');
+    const live = liveOutcomeOf(outcome);
+    if (live === null) return null;
+    this.positions.reopened(agent, rest, resize.rest.qty, live);
+    const why = `a reduce or flip sent as the close and a ${rest.side} order of ${formatDecimal(rest.sizeMicro)} USDC for what remains, at the target's price`;
+    this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId}: ${why})`);
+    this.info(exchange, {
+      id: 'replay:trading.order:resized',
+      kind: 'shape',
+      title: `a reduce or flip of a netted position (the documents' way) is replayed as the target's close of the live position and an order for what remains (${this.options.session.target.name} has no order that reduces or flips one)`,
+      evidence: `${routeId}: ${why}`,
+    });
+    const acceptance = (outcome: ReadOutcome<unknown>): ReadOutcome<unknown> =>
+      outcome.kind === 'ok' ? { kind: 'ok', value: {} } : outcome;
+    const differences = compareOutcomes('trading.order', acceptance(recorded), acceptance(live), compare);
+    const request = 'request' in outcome ? outcome.request : null;
+    this.file(exchange, routeId, 'trading.order', this.explained.consequences(differences, liveKey, false), request);
     return null;
   }
 
@@ -754,50 +760,6 @@ export class OperationReplay {
     const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
     this.divergence.leaveBalance(liveKey, cause);
     this.leave(exchange, op, input, cause);
-  }
-
-  /**
-   * Across two dialects, an escrow that ends by dispute or expiry is settled by each dialect's own
-   * rule (DEPLOYED.md §4: the documents resolve a dispute and refund an expiry in full; a
-   * deployment has no dispute resolution and refunds less the commission), outside any exchange:
-   * from there the creator's balance on the target may leave the recording's, and a later want of
-   * funds is a consequence. Creators are followed from their creations' live answers.
-   */
-  private settledByRule(
-    exchange: RecordedExchange,
-    sent: { op: OperationName; input: unknown; recorded: ReadOutcome<unknown>; live: ReadOutcome<unknown> },
-    liveKey: string | null,
-  ): void {
-    const { op, live, recorded } = sent;
-    if (op === 'escrow.create' && live.kind === 'ok') {
-      const liveId = (live.value as EscrowView).escrowId;
-      if (liveKey !== null && this.creators.size < FOLLOWED_MAX.creators) this.creators.set(liveId, liveKey);
-      const asked = sent.input as OperationInput<'escrow.create'>;
-      const terms = this.options.session.row('escrow.create')?.expiry;
-      const recordedSeconds = asked.expiresInSeconds ?? (asked.timeoutHours * HOUR_MS) / 1_000;
-      if (terms !== undefined)
-        this.divergence.expiresLater(
-          liveId,
-          exchange.at_ms + recordedSeconds * 1_000,
-          exchange.at_ms +
-            Math.max(recordedSeconds * 1_000, asked.timeoutHours * HOUR_MS, terms.shortestSeconds * 1_000) +
-            terms.sweepSeconds * 1_000,
-          terms.source,
-        );
-    }
-    const escrowId = (sent.input as { escrowId?: unknown }).escrowId;
-    if (typeof escrowId !== 'string') return;
-    const settled =
-      op === 'escrow.dispute' && live.kind === 'ok'
-        ? `escrow ${escrowId} disputed: each dialect settles a dispute by its own rule, DEPLOYED.md §4`
-        : op === 'escrow.get' && recorded.kind === 'ok' && (recorded.value as EscrowView).status === 'expired'
-          ? `escrow ${escrowId} expired: each dialect refunds an expiry by its own rule, DEPLOYED.md §4`
-          : null;
-    if (settled === null) return;
-    const cause = `seq ${exchange.seq} (${settled})`;
-    // A dispute's outcome is the escrow's own state too (the documents resolve it; a deployment leaves it disputed).
-    if (op === 'escrow.dispute') this.divergence.leaveEscrow(escrowId, cause);
-    this.divergence.leaveBalance(this.creators.get(escrowId) ?? null, cause);
   }
 
   /** A replayed exchange answered otherwise than recorded: what it settled or moved leaves the recording's. */

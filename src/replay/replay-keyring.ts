@@ -100,6 +100,12 @@ export class ReplayKeyring {
     return signed;
   }
 
+  /** The view and spend keys of a live monero address the replay created, or null. */
+  moneroKeys(liveAddress: string): { readonly viewKey: string; readonly spendKey: string } | null {
+    const keys = this.keys.get(`monero|${addressKey('monero', liveAddress)}`);
+    return keys === undefined || 'privateKey' in keys ? null : keys;
+  }
+
   /** The live address a recorded send goes out from (as `sign` finds it), or null when none is known. */
   sender(
     exchange: RecordedExchange,

@@ -10,11 +10,14 @@
  * opened for it. Quantities are the recorded answers' `fill_qty` (both styles), in 1e-8 units.
  * Followed: accepted recorded orders only (a refused one moved nothing); an opposite fill of
  * another quantity (a reduce or a flip in the documents) ends the following of that market.
- * Apart: such a target has no order that reduces or flips a position, so a recorded reduce or flip
- * cannot be asked of it (`apart`): it is not sent, and every later order of that agent on that
- * market is not sent either, since the live position is no longer the recording's.
+ * Resized: such a target has no order that reduces or flips a position, so a recorded reduce or
+ * flip is asked as the close of the live position and an order for what remains (`resizing`; the
+ * rest's notional is the recorded order's, pro rata to the quantities), at the target's price.
+ * Where no live position is known it cannot be asked: it is not sent, and every later order of
+ * that agent on that market is not sent either, since the live position is no longer the recording's.
  * Limits: at most HELD_MAX (agent, market) pairs followed or left; beyond, an order is not followed.
  */
+import type { Micro } from '../core/money.ts';
 import type { OperationInput, OperationResult } from '../live/operations.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
 
@@ -31,6 +34,13 @@ export interface HeldPosition {
 }
 
 type Order = OperationInput<'trading.order'>;
+
+/** A reduce or flip asked of a target that keeps positions apart: close `held`, then order `rest`. */
+export interface Resize {
+  readonly held: HeldPosition;
+  /** What the recorded order leaves open: its side, quantity (1e-8 units) and notional (the order's, pro rata). */
+  readonly rest: { readonly side: 'long' | 'short'; readonly qty: bigint; readonly sizeMicro: Micro };
+}
 
 const QTY_DECIMALS = 8;
 
@@ -73,11 +83,12 @@ export class ReplayPositions {
   }
 
   /**
-   * Where the target keeps positions apart: why `order` cannot be asked of it (a recorded reduce or
-   * flip of a held position, or any order on a market left so), or null. A reduce or flip leaves
-   * the market, from `seq` on.
+   * Where the target keeps positions apart: a recorded reduce or flip of a held position with a live
+   * one, as that position's close and an order for what remains (`Resize`); or why `order` cannot
+   * be asked (such an order where no live position is known, or any order on a market left so); or
+   * null, an order sent as it is. A reduce or flip without a live position leaves the market, from `seq` on.
    */
-  apart(agent: string | null, order: Order, recordedBody: unknown, seq: number): string | null {
+  resizing(agent: string | null, order: Order, recordedBody: unknown, seq: number): Resize | string | null {
     if (agent === null) return null;
     const key = ReplayPositions.key(agent, order.symbol);
     const since = this.left.get(key);
@@ -85,10 +96,28 @@ export class ReplayPositions {
       return `the agent's ${order.symbol} position on the target left the recording's at seq ${since} (a reduce or flip not replayed)`;
     const held = this.held.get(key);
     const qty = fillQtyOf(recordedBody);
-    if (held === undefined || held.side === order.side || qty === null || qty === held.qty) return null;
+    if (held === undefined || held.side === order.side || qty === null || qty === 0n || qty === held.qty) return null;
+    const flip = qty > held.qty;
+    if (held.livePositionId !== null) {
+      const restQty = flip ? qty - held.qty : held.qty - qty;
+      return {
+        held,
+        rest: { side: flip ? order.side : held.side, qty: restQty, sizeMicro: (order.sizeMicro * restQty) / qty },
+      };
+    }
     this.held.delete(key);
     if (this.left.size < HELD_MAX) this.left.set(key, seq);
-    return `a ${qty < held.qty ? 'reduce' : 'flip'} of a netted ${held.side} position (the documents' way): the target closes a position whole by its id (trading.close, DEPLOYED.md §5) and has no order that reduces or flips one`;
+    return `a ${flip ? 'flip' : 'reduce'} of a netted ${held.side} position (the documents' way) whose live position the replay does not know: the target closes a position whole by its id (trading.close, DEPLOYED.md §5) and has no order that reduces or flips one`;
+  }
+
+  /** The order for what a reduce or flip left, replayed after the close: the market's position is that order's. */
+  reopened(agent: string | null, order: Order, qty: bigint, live: ReadOutcome<OperationResult<'trading.order'>>): void {
+    if (agent === null) return;
+    const key = ReplayPositions.key(agent, order.symbol);
+    this.held.delete(key);
+    const liveId = live.kind === 'ok' ? (live.value.positionId ?? null) : null;
+    if (liveId === null || this.held.size >= HELD_MAX) return;
+    this.held.set(key, { agent, symbol: order.symbol, side: order.side, qty, livePositionId: liveId });
   }
 
   /** A replayed market order: the recording's position grows on its side, or is no longer followed. */

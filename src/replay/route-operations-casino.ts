@@ -1,8 +1,9 @@
 /**
  * The casino's recorded routes as afp operations (route-operations.ts's rows, one file for the
  * casino): every style A game and style B's bet are `casino.bet`, the batch `casino.batch`, and the
- * balance, seed rotation, seed list, a bet's audit and verification, the withdrawal, and a
- * tournament's creation, entry and play their own operations. Why: a
+ * balance, seed rotation, seed list and active seed's hash, a bet's audit and verification, the
+ * withdrawal, the Kelly risk factor, a challenge, and a tournament's creation, entry, play, list
+ * and read their own operations. Why: a
  * recording's casino traffic is most of a casino scenario, and a deployment offers all of it
  * (DEPLOYED.md §2); a replay that skipped it reached a casino only through its registrations.
  *
@@ -116,6 +117,20 @@ function auditInput(call: RecordedCall, ids: IdTranslation): OperationInput<'cas
   return betId === undefined || betId === '' ? null : { betId: ids.bet(betId) };
 }
 
+function challenged(call: RecordedCall): readonly string[] {
+  const named = isObject(call.body) ? call.body['challenged_agent_id'] : undefined;
+  return typeof named === 'string' && named !== '' ? [named] : [];
+}
+
+function challengeInput(call: RecordedCall, ids: IdTranslation): OperationInput<'casino.challenge'> | null {
+  const body = isObject(call.body) ? call.body : {};
+  const [named] = challenged(call);
+  const amountMicro = stake(body['amount']);
+  const game = body['game'];
+  if (named === undefined || amountMicro === null || typeof game !== 'string') return null;
+  return { challengedId: ids.agent(named), game, amountMicro };
+}
+
 /** Every game of afp's table has its style A route (casino-games.ts), video poker's two phases aside. */
 const GAME_ROWS: readonly AnyRouteOperation[] = GAMES.filter((game) => game.id !== 'video_poker').map((game) =>
   row(`casino.A.game.${game.id}`, 'casino.bet', (call) => betOf(game.id, call.body, call.answer)),
@@ -140,4 +155,15 @@ export const CASINO_ROUTE_OPERATIONS: readonly AnyRouteOperation[] = [
     return tournamentId === null ? null : { tournamentId };
   }),
   row('casino.A.tournaments.play', 'casino.tournament-play', playInput),
+  row('casino.A.tournaments.list', 'casino.tournaments', () => ({})),
+  row('casino.A.tournaments.get', 'casino.tournament', (call, ids) => {
+    const tournamentId = tournamentOf(call, ids);
+    return tournamentId === null ? null : { tournamentId };
+  }),
+  row('casino.A.fairness.seed-hash', 'casino.seed-hash', () => ({})),
+  row('casino.A.kelly.config', 'casino.kelly-config', (call) => {
+    const riskFactor = isObject(call.body) ? call.body['risk_factor'] : undefined;
+    return typeof riskFactor === 'number' && Number.isFinite(riskFactor) ? { riskFactor } : null;
+  }),
+  { ...row('casino.A.challenges.create', 'casino.challenge', challengeInput), agents: challenged },
 ];

@@ -5,6 +5,8 @@
  * kept to that hash (the recorded answer read as a list of that one transaction, `recordedAs`).
  * Why: a wallet scenario's traffic is mostly these reads, and a deployment offers each
  * (DEPLOYED.md §6: `/v1/wallet/transactions/:address`, `/swap/status/:orderId`, `/chains`).
+ * Also an agent's referral statistics (style B's faucet `/referrals`, style A's casino
+ * `/auth/referral/stats`), which a deployment's casino shows (DEPLOYED.md §2.9).
  */
 import type { OperationName } from '../live/operations.ts';
 import { isObject } from './json-pointer.ts';
@@ -40,6 +42,9 @@ export const READ_ROUTE_OPERATIONS: readonly AnyRouteOperation[] = [
     return orderId === undefined || orderId === '' ? null : { orderId: ids.order(orderId) };
   }),
   row('wallet.primary.chains', 'wallet.chains', () => ({})),
+  // The caller's referral statistics (style B's faucet, style A's casino): a deployment's casino shows them.
+  row('faucet.B.referrals', 'faucet.referrals', () => ({})),
+  row('casino.A.referral.stats', 'faucet.referrals', () => ({})),
   row(
     'wallet.B.tx',
     'wallet.transactions',

@@ -65,6 +65,20 @@ function limitInput(
   return { symbol, side, sizeMicro, limitPrice, leverage };
 }
 
+/** A market order (the recorded `type`, market when absent) on a spot pair. */
+function isSpotMarket(call: RecordedCall, spot: boolean): boolean {
+  return spot && (field(call.body, 'type') ?? 'market') === 'market';
+}
+
+/** A spot pair's market order: buy or sell, the USDC amount; null when the body does not say one. */
+function spotInput(pair: string | null, body: unknown, sizeField: string): OperationInput<'trading.spot'> | null {
+  const side = field(body, 'side');
+  const sizeMicro = money(field(body, sizeField));
+  const leverage = field(body, 'leverage') ?? 1;
+  if (pair === null || !/^[A-Za-z0-9]{1,12}-USDC$/.test(pair) || sizeMicro === null || leverage !== 1) return null;
+  return side === 'buy' || side === 'sell' ? { pair, side, sizeMicro } : null;
+}
+
 function sideOf(body: unknown): 'long' | 'short' | null {
   const side = field(body, 'side');
   return side === 'long' || side === 'buy' ? 'long' : side === 'short' || side === 'sell' ? 'short' : null;
@@ -99,6 +113,21 @@ export const TRADING_ROUTE_OPERATIONS: readonly AnyRouteOperation[] = [
       );
     },
     (call) => isLimit(call) && field(call.body, 'market_type') === 'perp',
+  ),
+  row(
+    'trading.A.order',
+    'trading.spot',
+    (call) => spotInput(symbolA(call.body), call.body, 'size'),
+    (call) => isSpotMarket(call, !(symbolA(call.body) ?? '').endsWith('-PERP')),
+  ),
+  row(
+    'trading.B.order',
+    'trading.spot',
+    (call) => {
+      const pair = field(call.body, 'pair');
+      return spotInput(typeof pair === 'string' ? pair : null, call.body, 'amount');
+    },
+    (call) => isSpotMarket(call, (field(call.body, 'market_type') ?? 'spot') !== 'perp'),
   ),
   row('trading.A.ticker', 'trading.price', (call) => {
     const symbol = call.params['symbol'];

@@ -36,6 +36,8 @@ export interface IdTranslation {
   address(recorded: string): string;
   /** The live sender's key for a recorded wallet send body (ReplayKeyring, in memory only); null when none is known. */
   walletKey(body: unknown): string | null;
+  /** The view and spend keys of a live monero address the replay created (in memory only); null when none is known. */
+  moneroKeys(liveAddress: string): { readonly viewKey: string; readonly spendKey: string } | null;
 }
 
 export interface RouteOperation<O extends OperationName> {

@@ -14,8 +14,8 @@
  * registrations `domains.register`, style B's lookup and transfer `domains.lookup` and
  * `domains.transfer` (the transfer names its domain's live id, `ids.domain`, and its receiver,
  * `agents`, who must hold an account on the service first), style A's positions list
- * `trading.positions`. What no operation expresses (a limit or spot order, availability checks,
- * DNS, renewals) has no row, or `notReplayed` says why. A market order that closes the agent's
+ * `trading.positions`. What no operation expresses (a spot limit order, renewals) has no row, or
+ * `notReplayed` says why; spot market orders are `trading.spot` (route-operations-trading.ts). A market order that closes the agent's
  * position the documents' way (the other side, its whole quantity) is told apart by the replay
  * (replay-positions.ts), which sends `trading.close` where the target offers it.
  * The wallet (issue 21): the primary interface's register, create, balance, send and swap quote;
@@ -116,13 +116,11 @@ function orderInput(
   return { symbol, side, sizeMicro, leverage };
 }
 
-/** Orders no target's trading.order expresses: it is a market order on a perpetual. */
-function orderNotReplayed(body: unknown, spot: boolean): string | null {
+/** Orders no operation expresses: a limit order on a spot pair (a perpetual's is trading.limit, a spot market order trading.spot). */
+function orderNotReplayed(body: unknown): string | null {
   const type = isObject(body) ? body['type'] : undefined;
-  if (type !== undefined && type !== 'market')
-    return `a ${String(type)} order: afp's trading.order is a market order, and afp has no operation for a limit order yet`;
-  return spot
-    ? "a spot order: afp's trading.order opens a perpetual position (a deployment trades perpetuals only, DEPLOYED.md §5)"
+  return type !== undefined && type !== 'market'
+    ? `a ${String(type)} order on a spot pair: afp has no operation for a spot limit order (a deployment trades perpetuals only, DEPLOYED.md §5)`
     : null;
 }
 
@@ -167,6 +165,16 @@ function swapInput(fields: Readonly<Record<string, string | null | undefined>>):
   )
     return null;
   return { fromChain, toChain, fromToken, toToken, amount: swapAmount };
+}
+
+/** A monero send's sender and its keys: the live ones of a wallet the replay created, else as recorded. */
+function moneroSender(body: unknown, ids: IdTranslation): NonNullable<OperationInput<'wallet.send'>['monero']> | null {
+  const from = text(body, 'from');
+  const viewKey = text(body, 'view_key');
+  const spendKey = text(body, 'spend_key');
+  if (from === null || viewKey === null || spendKey === null) return null;
+  const live = ids.address(from);
+  return { from: live, ...(ids.moneroKeys(live) ?? { viewKey, spendKey }) };
 }
 
 function escrowBInput(call: RecordedCall, ids: IdTranslation): OperationInput<'escrow.create'> | null {
@@ -275,7 +283,7 @@ const ROWS: readonly AnyRouteOperation[] = [
     'trading.order',
     (call) => orderInput(text(call.body, 'symbol'), sideA(call.body), amount(call.body, 'size'), call.body),
     {
-      notReplayed: (call) => orderNotReplayed(call.body, !(text(call.body, 'symbol') ?? '').endsWith('-PERP')),
+      notReplayed: (call) => orderNotReplayed(call.body),
     },
   ),
   routeOperation(
@@ -293,8 +301,7 @@ const ROWS: readonly AnyRouteOperation[] = [
       );
     },
     {
-      notReplayed: (call) =>
-        orderNotReplayed(call.body, (isObject(call.body) ? (call.body['market_type'] ?? 'spot') : 'spot') !== 'perp'),
+      notReplayed: (call) => orderNotReplayed(call.body),
     },
   ),
   routeOperation('trading.A.positions', 'trading.positions', () => ({})),
@@ -334,30 +341,29 @@ const ROWS: readonly AnyRouteOperation[] = [
   routeOperation('wallet.primary.create', 'wallet.create', () => ({})),
   routeOperation('wallet.primary.balance', 'wallet.balance', (call, ids) => {
     const address = call.params['address'];
-    return address === undefined || address === ''
-      ? null
-      : { address: ids.address(address), chain: call.query['chain'] ?? null };
+    if (address === undefined || address === '') return null;
+    const balance = { address: ids.address(address), chain: call.query['chain'] ?? null };
+    const viewKey = call.query['view_key'];
+    return viewKey === undefined
+      ? balance
+      : { ...balance, viewKey: ids.moneroKeys(balance.address)?.viewKey ?? viewKey };
   }),
   ...CASINO_ROUTE_OPERATIONS,
   ...READ_ROUTE_OPERATIONS,
-  routeOperation(
-    'wallet.primary.send',
-    'wallet.send',
-    (call, ids) => {
-      const chain = text(call.body, 'chain');
-      const to = text(call.body, 'to');
-      const sent = walletAmount(call.body);
-      const privateKey = ids.walletKey(call.body) ?? text(call.body, 'private_key');
-      if (chain === null || to === null || sent === null || privateKey === null) return null;
-      return { chain, to: ids.address(to), amount: sent, privateKey };
-    },
-    {
-      notReplayed: (call) =>
-        typeof optionalText(call.body, 'token') === 'string'
-          ? "a token send: afp's wallet.send sends the chain's native coin, and afp has no operation for a token send yet"
-          : null,
-    },
-  ),
+  routeOperation('wallet.primary.send', 'wallet.send', (call, ids) => {
+    const chain = text(call.body, 'chain');
+    const to = text(call.body, 'to');
+    const sent = walletAmount(call.body);
+    const token = optionalText(call.body, 'token');
+    if (chain === null || to === null || sent === null || token === null) return null;
+    const send = { chain, to: ids.address(to), amount: sent, ...(token === undefined ? {} : { token }) };
+    if (chain === 'monero') {
+      const monero = moneroSender(call.body, ids);
+      return monero === null ? null : { ...send, monero };
+    }
+    const privateKey = ids.walletKey(call.body) ?? text(call.body, 'private_key');
+    return privateKey === null ? null : { ...send, privateKey };
+  }),
   routeOperation('wallet.primary.swap-quote', 'wallet.quote', (call) => swapInput(call.query)),
   routeOperation('wallet.primary.swap', 'wallet.swap', (call, ids) => {
     const quote = swapInput({

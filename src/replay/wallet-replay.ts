@@ -8,19 +8,22 @@
  * (its key redacted by the recorder) is signed with the live sender's key.
  * Funds: a record carries no mint (the harness's funding happens outside HTTP), so a fresh target
  * holds nothing. On an afp serve the replay mints, once per live address and chain, before the first
- * recorded balance of its recorded address is asked, what the live address lacks of that balance
- * (POST /_afp/wallet/mint; what replayed sends brought it counts); a recorded send from an address the replay did not fund is not replayed
+ * recorded balance of its recorded address is asked, what the live address lacks of that balance,
+ * its native coin and each token it lists (POST /_afp/wallet/mint; what replayed sends brought it counts); a recorded send from an address the replay did not fund is not replayed
  * (on another target it cannot be funded), with why, rather than reported as a false refusal.
  * Limits: at most FUNDED_MAX funded addresses (beyond, their sends are not replayed).
  */
 import type { LiveSession } from '../live/live-session.ts';
-import type { OperationResult } from '../live/operations.ts';
+import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
+import type { WalletTokenAmount } from '../live/operation-views.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
 import type { Bindings } from './bindings.ts';
 import type { RecordedExchange } from './record-format.ts';
 import { ReplayKeyring } from './replay-keyring.ts';
 
 export const FUNDED_MAX = 10_000;
+/** The most token holdings of one recorded balance the replay funds. */
+const TOKENS_MAX = 32;
 
 export class ReplayWallets {
   private readonly keyring = new ReplayKeyring();
@@ -38,6 +41,11 @@ export class ReplayWallets {
       private_key?: unknown;
     } | null;
     return typeof signed?.private_key === 'string' ? signed.private_key : null;
+  }
+
+  /** The view and spend keys of a live monero address the replay created, or null. */
+  moneroKeys(liveAddress: string): { readonly viewKey: string; readonly spendKey: string } | null {
+    return this.keyring.moneroKeys(liveAddress);
   }
 
   /**
@@ -67,24 +75,75 @@ export class ReplayWallets {
    * live address (afp serve only). Returns why the address cannot be funded, or null.
    */
   async fundForBalance(
-    liveAddress: string,
-    chain: string | null,
+    balance: OperationInput<'wallet.balance'>,
     recorded: ReadOutcome<OperationResult<'wallet.balance'>>,
     liveKey: string | null,
   ): Promise<string | null> {
-    const chainName = chain ?? (recorded.kind === 'ok' ? recorded.value.chain : null);
+    const liveAddress = balance.address;
+    const chainName = balance.chain ?? (recorded.kind === 'ok' ? recorded.value.chain : null);
     if (chainName === null) return 'the recorded balance names no chain';
     const key = `${chainName}|${liveAddress}`;
     if (this.funded.has(key)) return this.funded.get(key) ?? null;
     const wanted = recorded.kind === 'ok' ? recorded.value.amount : null;
-    const live = await this.session.call('wallet.balance', { address: liveAddress, chain: chainName }, liveKey);
+    const live = await this.session.call('wallet.balance', { ...balance, chain: chainName }, liveKey);
     const held = live.kind === 'ok' ? live.value.amount : null;
     const why =
       wanted === null || held === null
         ? 'the recorded or the live balance shows no amount'
-        : await this.mint(liveAddress, chainName, shortfall(wanted, held));
+        : ((await this.mint(liveAddress, chainName, shortfall(wanted, held))) ??
+          (await this.mintTokens(
+            liveAddress,
+            chainName,
+            recorded,
+            live.kind === 'ok' ? (live.value.tokens ?? []) : [],
+          )));
     if (this.funded.size < FUNDED_MAX) this.funded.set(key, why);
     return why;
+  }
+
+  /**
+   * The recorded token holdings the live address lacks, minted per token. A target that lists no
+   * tokens (a deployment's balance shows the native coin only, DEPLOYED.md §6) is taken to hold
+   * none: the replay funds each address once, before its first recorded balance, on a fresh wallet.
+   */
+  private async mintTokens(
+    address: string,
+    chain: string,
+    recorded: ReadOutcome<OperationResult<'wallet.balance'>>,
+    liveTokens: readonly WalletTokenAmount[],
+  ): Promise<string | null> {
+    const tokens = recorded.kind === 'ok' ? (recorded.value.tokens ?? []) : [];
+    for (const token of tokens.slice(0, TOKENS_MAX)) {
+      if (token.contract === null || token.amount === null) continue;
+      const held = liveTokens.find((item) => item.contract === token.contract)?.amount ?? '0';
+      const why = await this.mint(address, chain, shortfall(token.amount, held), token.contract);
+      if (why !== null) return `${token.symbol ?? token.contract}: ${why}`;
+    }
+    return null;
+  }
+
+  /**
+   * A wallet exchange's funds on the target: a balance's address is funded with its recorded
+   * amount first (afp serve); a send the recording accepted from an address the replay could not
+   * fund is not replayed. Returns why not, or null.
+   */
+  async fundsFor(
+    exchange: RecordedExchange,
+    sent: { readonly op: OperationName; readonly input: unknown; readonly liveKey: string | null },
+    recorded: ReadOutcome<unknown>,
+    bindings: Bindings,
+  ): Promise<string | null> {
+    if (recorded.kind !== 'ok') return null;
+    if (sent.op === 'wallet.balance') {
+      const balance = sent.input as OperationInput<'wallet.balance'>;
+      const outcome = recorded as ReadOutcome<OperationResult<'wallet.balance'>>;
+      const why = await this.fundForBalance(balance, outcome, sent.liveKey);
+      return why === null ? null : `the address could not be funded with its recorded balance (${why})`;
+    }
+    if (sent.op !== 'wallet.send') return null;
+    const chain = (sent.input as OperationInput<'wallet.send'>).chain;
+    const why = this.unfunded(exchange, exchange.request.body, chain, sent.liveKey, bindings);
+    return why === null ? null : `the send cannot be funded on the target: ${why}`;
   }
 
   /** Why a recorded send cannot be funded on the target (its live sender was never funded by the replay), or null. */
@@ -103,14 +162,14 @@ export class ReplayWallets {
     return funded;
   }
 
-  private async mint(address: string, chain: string, amount: string | null): Promise<string | null> {
+  private async mint(address: string, chain: string, amount: string | null, token?: string): Promise<string | null> {
     const { target } = this.session;
     if (amount === null) return 'the recorded or the live balance is no plain decimal amount';
     if (/^0+(\.0+)?$/.test(amount)) return null;
     const admin = this.session.admin();
     if (admin === null)
       return `${target.name} is no afp serve: a wallet address is funded only by a chain deposit afp cannot make`;
-    const minted = await admin.walletMint({ chain, address, amount });
+    const minted = await admin.walletMint({ chain, address, amount, ...(token === undefined ? {} : { token }) });
     if (minted.ok) return null;
     return minted.kind === 'unreachable'
       ? `POST /_afp/wallet/mint failed: ${minted.message}`

@@ -285,6 +285,9 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   const row = (id: string): Route => DEPLOYED_ROUTES.find((candidate) => candidate.id === id) as Route;
   for (const name of ['kelly.limits', 'kelly.history', 'stats.me', 'stats.session', 'gossip'])
     send('casino', row(`casino.deployed.${name}`).method, row(`casino.deployed.${name}`).path, { key: alice.key });
+  // At the same instant (no time passes), so the other rows' examples keep theirs.
+  for (const name of ['referral.code', 'referral.stats'])
+    send('casino', 'GET', row(`casino.deployed.${name}`).path, { key: alice.key, advanceMs: 0 });
   send('casino', row('casino.deployed.kelly.config').method, row('casino.deployed.kelly.config').path, {
     key: alice.key,
     body: { risk_factor: 0.5 },

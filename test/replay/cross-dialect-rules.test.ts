@@ -68,6 +68,7 @@ describe('what afp cannot ask of a target', () => {
     domain: () => null,
     address: (address) => address,
     walletKey: () => null,
+    moneroKeys: () => null,
   };
   const call = (body: unknown, callerId = 'alice'): RecordedCall => ({
     params: {},
@@ -94,24 +95,58 @@ describe('what afp cannot ask of a target', () => {
     expect(row?.notReplayed?.(call(body('carol')), ids)).toBeNull();
   });
 
-  test('a token send is not replayed (afp sends the native coin); a native send is', () => {
+  test('a token send names its token; a monero send its sender and keys; a native send is signed with its key', () => {
     const row = routeOperationOf('wallet.primary.send');
-    expect(row?.notReplayed?.(call({ chain: 'base', to: '0x1', amount: '1', token: '0xusdc' }), ids)).toMatch(
-      /token send/,
-    );
-    expect(row?.notReplayed?.(call({ chain: 'base', to: '0x1', amount: '1' }), ids)).toBeNull();
+    expect(
+      row?.notReplayed?.(call({ chain: 'base', to: '0x1', amount: '1', token: '0xusdc' }), ids) ?? null,
+    ).toBeNull();
+    const keyed = { chain: 'base', to: '0x1', amount: '1', private_key: 'redacted' };
+    expect(row?.input(call({ ...keyed, token: '0xusdc' }), ids)).toEqual({
+      chain: 'base',
+      to: '0x1',
+      amount: '1',
+      token: '0xusdc',
+      privateKey: 'redacted',
+    });
+    expect(row?.input(call(keyed), ids)).toEqual({ chain: 'base', to: '0x1', amount: '1', privateKey: 'redacted' });
+    const monero = { chain: 'monero', to: '4b', amount: '0.2', from: '4a', view_key: 'v', spend_key: 's' };
+    expect(row?.input(call(monero), ids)).toEqual({
+      chain: 'monero',
+      to: '4b',
+      amount: '0.2',
+      monero: { from: '4a', viewKey: 'v', spendKey: 's' },
+    });
+    expect(row?.input(call({ ...keyed, token: 7 }), ids)).toBeNull();
   });
 
-  test("a reduce or a flip of a netted position is not asked of a target that keeps positions apart, nor the market's later orders", () => {
+  test('a reduce or a flip of a netted position is asked as its close and an order for the rest; without a live position, not at all', () => {
     const positions = new ReplayPositions();
     const order = (side: 'long' | 'short') => ({ symbol: 'BTC-PERP', side, sizeMicro: 10_000_000n, leverage: 2 });
     const live = accepted({ orderId: 'o', status: 'open', feeMicro: null, positionId: 'pos_1' });
-    positions.ordered('carol', order('long'), { outcome: live, body: { fill_qty: 0.0002 } }, live);
-    expect(positions.apart('carol', order('long'), { fill_qty: 0.0001 }, 5)).toBeNull();
-    expect(positions.apart('carol', order('short'), { fill_qty: 0.0002 }, 6)).toBeNull();
-    expect(positions.apart('carol', order('short'), { fill_qty: 0.0001 }, 7)).toMatch(/a reduce of a netted long/);
-    expect(positions.apart('carol', order('long'), { fill_qty: 0.0001 }, 8)).toMatch(/left the recording's at seq 7/);
-    expect(positions.apart('dave', order('short'), { fill_qty: 0.0001 }, 9)).toBeNull();
+    positions.ordered('carol', order('long'), { outcome: live, body: { fill_qty: 0.0004 } }, live);
+    expect(positions.resizing('carol', order('long'), { fill_qty: 0.0001 }, 5)).toBeNull();
+    expect(positions.resizing('carol', order('short'), { fill_qty: 0.0004 }, 6)).toBeNull();
+    const reduce = positions.resizing('carol', order('short'), { fill_qty: 0.0001 }, 7);
+    expect(reduce).toMatchObject({ held: { livePositionId: 'pos_1' }, rest: { side: 'long', qty: 30_000n } });
+    // The rest's notional is the order's, pro rata: 10 USDC for 0.0001, so 30 USDC for 0.0003.
+    expect(typeof reduce === 'object' && reduce !== null ? reduce.rest.sizeMicro : null).toBe(30_000_000n);
+    const flip = positions.resizing('carol', order('short'), { fill_qty: 0.0005 }, 8);
+    expect(flip).toMatchObject({ rest: { side: 'short', qty: 10_000n, sizeMicro: 2_000_000n } });
+    positions.reopened(
+      'carol',
+      { ...order('short'), sizeMicro: 2_000_000n },
+      10_000n,
+      accepted({ orderId: 'p', status: 'open', feeMicro: null, positionId: 'pos_2' }),
+    );
+    expect(positions.closing('carol', order('long'), { fill_qty: 0.0001 })).toMatchObject({ livePositionId: 'pos_2' });
+    // No live position known: the reduce is not asked, nor the market's later orders.
+    const unknown = accepted({ orderId: 'q', status: 'open', feeMicro: null });
+    positions.ordered('dave', order('long'), { outcome: unknown, body: { fill_qty: 0.0002 } }, unknown);
+    expect(positions.resizing('dave', order('short'), { fill_qty: 0.0001 }, 9)).toMatch(/a reduce of a netted long/);
+    expect(positions.resizing('dave', order('long'), { fill_qty: 0.0001 }, 10)).toMatch(
+      /left the recording's at seq 9/,
+    );
+    expect(positions.resizing('erin', order('short'), { fill_qty: 0.0001 }, 11)).toBeNull();
   });
 });
 

@@ -61,6 +61,8 @@ export const DEPLOYED_WIRE = {
   'casino.deployed.kelly.config': { service: 'casino', method: 'PUT', path: '/api/v1/kelly/config' },
   'casino.deployed.kelly.history': { service: 'casino', method: 'GET', path: '/api/v1/kelly/history' },
   'casino.deployed.kelly.simulate': { service: 'casino', method: 'POST', path: '/api/v1/kelly/simulate' },
+  'casino.deployed.referral.code': { service: 'casino', method: 'GET', path: '/api/v1/auth/referral/code' },
+  'casino.deployed.referral.stats': { service: 'casino', method: 'GET', path: '/api/v1/auth/referral/stats' },
   'casino.deployed.stats.me': { service: 'casino', method: 'GET', path: '/api/v1/stats/me' },
   'casino.deployed.stats.session': { service: 'casino', method: 'GET', path: '/api/v1/stats/session' },
   'casino.deployed.stats.leaderboard': { service: 'casino', method: 'GET', path: '/api/v1/stats/leaderboard' },

@@ -21,6 +21,8 @@ import { FAUCET_ESCROW_DEPLOYED } from './deployed/faucet-escrow.ts';
 import { TRADING_DEPLOYED } from './deployed/trading.ts';
 import { WALLET_DEPLOYED } from './deployed/wallet.ts';
 import { WALLET_DOCUMENTS } from './documents/wallet.ts';
+import { CASINO_READS_A, CASINO_READS_DEPLOYED } from './casino-read-rows.ts';
+import { REFERRAL_STATS_A, REFERRAL_STATS_B, REFERRAL_STATS_DEPLOYED } from './referral-stats.ts';
 import { WALLET_READS } from './wallet-reads.ts';
 
 const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
@@ -30,18 +32,28 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     rows: {
       ...CASINO_A,
       ...CASINO_AUDIT_A,
+      ...CASINO_READS_A,
       ...FAUCET_ESCROW_A,
       ...TRADING_A,
       ...TRADING_ORDERS_A,
       ...DOMAINS_A,
       ...WALLET_DOCUMENTS,
       ...WALLET_READS,
+      ...REFERRAL_STATS_A,
     },
   },
   B: {
     name: 'B',
     errorName: 'code',
-    rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B, ...TRADING_B, ...TRADING_ORDERS_B, ...WALLET_DOCUMENTS, ...WALLET_READS },
+    rows: {
+      ...FAUCET_ESCROW_B,
+      ...DOMAINS_B,
+      ...TRADING_B,
+      ...TRADING_ORDERS_B,
+      ...WALLET_DOCUMENTS,
+      ...WALLET_READS,
+      ...REFERRAL_STATS_B,
+    },
   },
   short: { name: 'short', errorName: 'code', rows: {} },
   deployed: {
@@ -50,11 +62,13 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     rows: {
       ...CASINO_DEPLOYED,
       ...CASINO_AUDIT_DEPLOYED,
+      ...CASINO_READS_DEPLOYED,
       ...FAUCET_ESCROW_DEPLOYED,
       ...TRADING_DEPLOYED,
       ...DOMAINS_DEPLOYED,
       ...WALLET_DEPLOYED,
       ...WALLET_READS,
+      ...REFERRAL_STATS_DEPLOYED,
     },
     refusingRateLimits: ['ip_rate_limited'],
   },

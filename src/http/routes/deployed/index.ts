@@ -10,6 +10,7 @@ import { deployedChallengeRoutes } from './casino-challenges.ts';
 import { deployedFairnessRoutes } from './casino-fairness.ts';
 import { deployedGameRoutes } from './casino-games.ts';
 import { deployedParlayRoutes } from './casino-parlay.ts';
+import { deployedReferralRoutes } from './casino-referral.ts';
 import { deployedStatsRoutes } from './casino-stats.ts';
 import { deployedTournamentRoutes } from './casino-tournaments.ts';
 import { deployedDomainsDiscoveryRoutes } from './domains-discovery.ts';
@@ -29,6 +30,7 @@ export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedBatchRoutes,
   ...deployedFairnessRoutes,
   ...deployedStatsRoutes,
+  ...deployedReferralRoutes,
   ...deployedTournamentRoutes,
   ...deployedChallengeRoutes,
   ...deployedFaucetRoutes,

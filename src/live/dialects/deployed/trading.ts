@@ -13,6 +13,7 @@
 import { toNumber } from '../../../core/money.ts';
 import { marketBySymbol } from '../../../services/trading/market-catalogue.ts';
 import type { LimitOrderView, PositionView } from '../../operations.ts';
+import type { MarketOrderResult } from '../../operation-views.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { priceUnits } from '../price-units.ts';
@@ -102,6 +103,29 @@ const POSITION_FIELDS = [
   'position_id',
 ];
 
+/** An opened position's answer (`POST /v1/trade/open`), as a market order's result. */
+function readOpened(reader: WireReader): MarketOrderResult | null {
+  const orderId = reader.id('order_id', { optional: true });
+  const positionId = reader.id('position_id');
+  const status = reader.string('status', { optional: true });
+  const entryPrice = reader.number('entry_price', { documents: 'fill_price' });
+  const marginMicro = reader.money('margin_used', { optional: true });
+  const feeMicro = reader.money('fee', { optional: true });
+  const leverage = reader.number('leverage', { optional: true });
+  const openedAt = reader.string('opened_at', { optional: true });
+  reader.knows(...POSITION_FIELDS);
+  const id = orderId ?? positionId;
+  const openedAtMs = openedAt === null || Number.isNaN(Date.parse(openedAt)) ? null : Date.parse(openedAt);
+  return id === null
+    ? null
+    : { orderId: id, status, feeMicro, positionId, marginMicro, entryPrice, leverage, openedAtMs };
+}
+
+/** The deployment's coin of a spot pair (`BTC-USDC` → `BTC`, by its perpetual's name). */
+function coinOfPair(pair: string): string {
+  return pair.endsWith('-USDC') ? coinOfSymbol(`${pair.slice(0, -'-USDC'.length)}-PERP`) : pair;
+}
+
 export const TRADING_DEPLOYED: DialectTable = {
   'trading.register': row('trading.register', {
     bareErrors: BARE_ERRORS,
@@ -169,22 +193,24 @@ export const TRADING_DEPLOYED: DialectTable = {
         ...(input.leverage === null ? {} : { leverage: input.leverage }),
       },
     }),
-    read: (reader) => {
-      const orderId = reader.id('order_id', { optional: true });
-      const positionId = reader.id('position_id');
-      const status = reader.string('status', { optional: true });
-      const entryPrice = reader.number('entry_price', { documents: 'fill_price' });
-      const marginMicro = reader.money('margin_used', { optional: true });
-      const feeMicro = reader.money('fee', { optional: true });
-      const leverage = reader.number('leverage', { optional: true });
-      const openedAt = reader.string('opened_at', { optional: true });
-      reader.knows(...POSITION_FIELDS);
-      const id = orderId ?? positionId;
-      const openedAtMs = openedAt === null || Number.isNaN(Date.parse(openedAt)) ? null : Date.parse(openedAt);
-      return id === null
+    read: readOpened,
+  }),
+  // A spot buy as the deployment's nearest order: a 1x long of the same notional on the coin's
+  // perpetual (it trades perpetuals only, DEPLOYED.md §5); it holds no spot asset to sell.
+  'trading.spot': row('trading.spot', {
+    bareErrors: BARE_ERRORS,
+    unsupported: (input) =>
+      input.side === 'buy'
         ? null
-        : { orderId: id, status, feeMicro, positionId, marginMicro, entryPrice, leverage, openedAtMs };
-    },
+        : 'a spot sell: a deployment trades perpetuals only and holds no spot asset to sell (DEPLOYED.md §5)',
+    request: (input) => ({
+      service: 'trading',
+      method: 'POST',
+      path: deployedPath('trading.deployed.open'),
+      auth: true,
+      body: { coin: coinOfPair(input.pair), side: 'long', size_usd: toNumber(input.sizeMicro), leverage: 1 },
+    }),
+    read: readOpened,
   }),
   'trading.close': row('trading.close', {
     bareErrors: BARE_ERRORS,

@@ -10,6 +10,8 @@
 import type { JsonObject } from '../../../core/errors.ts';
 import { toNumber, type Micro } from '../../../core/money.ts';
 import type { PositionView } from '../../operations.ts';
+import type { MarketOrderResult } from '../../operation-views.ts';
+import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { priceUnits } from '../price-units.ts';
 
@@ -39,6 +41,27 @@ export function orderBodyA(input: {
   };
 }
 
+/** A market order's answer in style A (a perpetual or a spot pair's). */
+function readOrderA(reader: WireReader): MarketOrderResult | null {
+  const orderId = reader.string('order_id');
+  const status = reader.string('status', { optional: true });
+  reader.knows(
+    'symbol',
+    'side',
+    'type',
+    'size',
+    'leverage',
+    'price',
+    'entry_price',
+    'fill_qty',
+    'realized_pnl',
+    'created_at',
+    'filled_at',
+    'cancelled_at',
+  );
+  return orderId === null ? null : { orderId, status, feeMicro: reader.money('fee', { optional: true }) };
+}
+
 export const TRADING_A: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
@@ -48,25 +71,18 @@ export const TRADING_A: DialectTable = {
       auth: true,
       body: orderBodyA(input),
     }),
-    read: (reader) => {
-      const orderId = reader.string('order_id');
-      const status = reader.string('status', { optional: true });
-      reader.knows(
-        'symbol',
-        'side',
-        'type',
-        'size',
-        'leverage',
-        'price',
-        'entry_price',
-        'fill_qty',
-        'realized_pnl',
-        'created_at',
-        'filled_at',
-        'cancelled_at',
-      );
-      return orderId === null ? null : { orderId, status, feeMicro: reader.money('fee', { optional: true }) };
-    },
+    read: readOrderA,
+  }),
+  // A spot pair's market order: its `symbol` is the pair, its `size` the USDC spent or sold.
+  'trading.spot': row('trading.spot', {
+    request: (input) => ({
+      service: 'trading',
+      method: 'POST',
+      path: '/api/v1/orders',
+      auth: true,
+      body: { symbol: input.pair, side: input.side, size: toNumber(input.sizeMicro), type: 'market' },
+    }),
+    read: readOrderA,
   }),
   'trading.positions': row('trading.positions', {
     request: () => ({ service: 'trading', method: 'GET', path: '/api/v1/positions', auth: true }),

@@ -6,6 +6,8 @@
  */
 import type { JsonObject } from '../../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../../core/money.ts';
+import type { MarketOrderResult } from '../../operation-views.ts';
+import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 
 /** `BTC-PERP` → `BTC-USDC` (style B names a perpetual by its pair and `market_type`). */
@@ -28,6 +30,27 @@ export function orderBodyB(
   };
 }
 
+/** A market order's answer in style B (a perpetual or a spot pair's). */
+function readOrderB(reader: WireReader): MarketOrderResult | null {
+  const orderId = reader.string('order_id');
+  const status = reader.string('status', { optional: true });
+  reader.knows(
+    'pair',
+    'market_type',
+    'side',
+    'type',
+    'amount',
+    'leverage',
+    'price',
+    'fill_price',
+    'fill_qty',
+    'realized_pnl',
+    'ts',
+    'created_at',
+  );
+  return orderId === null ? null : { orderId, status, feeMicro: reader.money('fee', { optional: true }) };
+}
+
 export const TRADING_B: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
@@ -37,24 +60,22 @@ export const TRADING_B: DialectTable = {
       auth: true,
       body: orderBodyB(input, 'market'),
     }),
-    read: (reader) => {
-      const orderId = reader.string('order_id');
-      const status = reader.string('status', { optional: true });
-      reader.knows(
-        'pair',
-        'market_type',
-        'side',
-        'type',
-        'amount',
-        'leverage',
-        'price',
-        'fill_price',
-        'fill_qty',
-        'realized_pnl',
-        'ts',
-        'created_at',
-      );
-      return orderId === null ? null : { orderId, status, feeMicro: reader.money('fee', { optional: true }) };
-    },
+    read: readOrderB,
+  }),
+  'trading.spot': row('trading.spot', {
+    request: (input) => ({
+      service: 'trading',
+      method: 'POST',
+      path: '/trading-api/order',
+      auth: true,
+      body: {
+        pair: input.pair,
+        side: input.side,
+        amount: formatDecimal(input.sizeMicro),
+        market_type: 'spot',
+        type: 'market',
+      },
+    }),
+    read: readOrderB,
   }),
 };

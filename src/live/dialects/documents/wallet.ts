@@ -9,7 +9,7 @@
  */
 import type { WireRequest } from '../dialect.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import type { OperationInput } from '../../operations.ts';
+import type { OperationInput, OperationResult } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
@@ -43,14 +43,25 @@ export const WALLET_REQUESTS = {
     service: 'wallet',
     method: 'GET',
     path: deployedPath('wallet.deployed.balance', { address: input.address }),
-    ...(input.chain === null ? {} : { query: { chain: input.chain } }),
+    ...(input.chain === null
+      ? {}
+      : { query: { chain: input.chain, ...(input.viewKey === undefined ? {} : { view_key: input.viewKey }) } }),
     auth: true,
   }),
   send: (input: Input<'wallet.send'>): WireRequest => ({
     service: 'wallet',
     method: 'POST',
     path: deployedPath('wallet.deployed.send'),
-    body: { chain: input.chain, to: input.to, amount: input.amount, private_key: input.privateKey },
+    body: {
+      chain: input.chain,
+      to: input.to,
+      amount: input.amount,
+      ...(input.privateKey === undefined ? {} : { private_key: input.privateKey }),
+      ...(input.monero === undefined
+        ? {}
+        : { from: input.monero.from, view_key: input.monero.viewKey, spend_key: input.monero.spendKey }),
+      ...(input.token === undefined ? {} : { token: input.token }),
+    },
     auth: true,
   }),
   quote: (input: Input<'wallet.quote'>): WireRequest => ({
@@ -117,6 +128,25 @@ export interface WalletKnownFields {
   readonly swap: readonly string[];
 }
 
+/** A balance: the native coin's amount, and the tokens where the answer lists them (a deployment lists none). */
+function readBalance(reader: WireReader, known: readonly string[]): OperationResult<'wallet.balance'> {
+  const chain = reader.string('chain', { optional: true });
+  const symbol = reader.string('balance.native.symbol', { optional: true });
+  const amount = reader.string('balance.native.amount');
+  reader.knows(...known);
+  const tokens = reader.has('balance.tokens')
+    ? reader.items('balance.tokens', (token) => {
+        token.knows('base_units', 'decimals');
+        return {
+          contract: token.string('contract', { optional: true }),
+          symbol: token.string('symbol', { optional: true }),
+          amount: token.string('amount', { optional: true }),
+        };
+      })
+    : null;
+  return { chain, symbol, amount, tokens };
+}
+
 /** The wallet's rows read under `known`: the same paths and fields on the documents' primary interface and on the deployment. */
 export function walletReaders(known: WalletKnownFields): DialectTable {
   return {
@@ -140,13 +170,7 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
     }),
     'wallet.balance': row('wallet.balance', {
       request: WALLET_REQUESTS.balance,
-      read: (reader) => {
-        const chain = reader.string('chain', { optional: true });
-        const symbol = reader.string('balance.native.symbol', { optional: true });
-        const amount = reader.string('balance.native.amount');
-        reader.knows(...known.balance);
-        return { chain, symbol, amount };
-      },
+      read: (reader) => readBalance(reader, known.balance),
     }),
     'wallet.send': row('wallet.send', {
       request: WALLET_REQUESTS.send,
