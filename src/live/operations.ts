@@ -164,6 +164,24 @@ export interface DnsView {
   readonly name: string | null;
   readonly content: string | null;
   readonly ttl: number | null;
+  /** MX only; null (or absent) where the answer gives none. */
+  readonly priority?: number | null;
+}
+
+/** A DNS record of a record set by its fields (no id: sets are compared by what they hold). */
+export interface DnsEntry {
+  readonly type: string;
+  readonly name: string;
+  readonly content: string;
+  readonly ttl: number | null;
+  readonly priority: number | null;
+}
+
+/** One of the caller's domains as its list shows it; `domainId` where the list names one. */
+export interface ListedDomain {
+  readonly domain: string;
+  readonly status: string | null;
+  readonly domainId: string | null;
 }
 
 export interface Operations {
@@ -352,6 +370,22 @@ export interface Operations {
   /** Changes a record's content and TTL (the other fields kept). */
   'domains.dns-update': { input: { recordId: string; content: string; ttl: number }; result: DnsView };
   'domains.dns-delete': { input: { recordId: string }; result: { deleted: boolean | null } };
+  /** The caller's domains, by name (sorted). */
+  'domains.list': { input: Record<string, never>; result: { domains: readonly ListedDomain[] } };
+  /** A domain's DNS record set by its name (style A's read); `domainId` where a target reads by id (null: unknown). Sorted. */
+  'domains.dns-records': {
+    input: { domain: string; domainId: string | null };
+    result: { records: readonly DnsEntry[] };
+  };
+  /**
+   * Style A's upsert: each (type, name) group of `records` replaces the domain's records of that
+   * type and name, the others stay; the result is the domain's whole record set after it (sorted).
+   * A deployment has no such call: the replay asks it one record at a time (replay/dns-set-calls.ts).
+   */
+  'domains.dns-set': {
+    input: { domain: string; domainId: string | null; records: readonly DnsInput[] };
+    result: { records: readonly DnsEntry[] };
+  };
   /** A wallet account (the wallet registers its own agents and keys). */
   'wallet.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
   /** A fresh HD wallet: the six addresses and the mnemonic, shown once (the caller derives its keys from it). */
@@ -453,6 +487,9 @@ export const OPERATION_NAMES = [
   'domains.dns-list',
   'domains.dns-update',
   'domains.dns-delete',
+  'domains.list',
+  'domains.dns-records',
+  'domains.dns-set',
   'wallet.register',
   'wallet.create',
   'wallet.balance',
