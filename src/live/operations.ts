@@ -2,13 +2,17 @@
  * Operations: what afp's live commands ask of a target, by afp's own names, with inputs and results
  * in afp's terms (bigint micro-USDC, afp game ids). A dialect (src/live/dialects/) maps each one to
  * the wire of one addressing style and reads the answer back; commands never see a path or a field
- * name. Every operation is one request.
+ * name. Every operation is one request; where a target's dialect has no such request, a caller
+ * may ask it otherwise (the replay asks a deployment a DNS set record by record: replay/dns-set-calls.ts).
  * Non-goals: the whole API (only what audits, probes, replay and load need is an operation; the rest
  * is reached through the route tables of afp's own client).
  */
 import type { JsonObject, JsonValue } from '../core/errors.ts';
 import type { LiveAmount } from '../core/live-amount.ts';
 import type { Micro } from '../core/money.ts';
+import type { DnsEntry, DnsView, ListedDomain, NameAvailability } from './domain-views.ts';
+
+export type { DnsEntry, DnsView, ListedDomain, NameAvailability } from './domain-views.ts';
 
 export interface BetInput {
   /** afp's game id (coin_flip, dice, … baccarat). */
@@ -143,12 +147,6 @@ export interface PositionView {
   readonly liquidationPrice: bigint | null;
 }
 
-export interface NameAvailability {
-  readonly domain: string;
-  readonly available: boolean | null;
-  readonly priceMicro: Micro | null;
-}
-
 /** A DNS record to add (types and TTL as NOTES.md; `priority` for MX). */
 export interface DnsInput {
   readonly type: string;
@@ -156,32 +154,6 @@ export interface DnsInput {
   readonly content: string;
   readonly ttl: number;
   readonly priority: number | null;
-}
-
-export interface DnsView {
-  readonly recordId: string;
-  readonly type: string | null;
-  readonly name: string | null;
-  readonly content: string | null;
-  readonly ttl: number | null;
-  /** MX only; null (or absent) where the answer gives none. */
-  readonly priority?: number | null;
-}
-
-/** A DNS record of a record set by its fields (no id: sets are compared by what they hold). */
-export interface DnsEntry {
-  readonly type: string;
-  readonly name: string;
-  readonly content: string;
-  readonly ttl: number | null;
-  readonly priority: number | null;
-}
-
-/** One of the caller's domains as its list shows it; `domainId` where the list names one. */
-export interface ListedDomain {
-  readonly domain: string;
-  readonly status: string | null;
-  readonly domainId: string | null;
 }
 
 export interface Operations {
