@@ -5,16 +5,19 @@
  * target's way: the domain's live records are read (`domains.dns-list`, by the id its live
  * registration answered), each named set is brought to the recorded one record by record
  * (`dnsSetPlan`: a record whose value stays keeps its id and has its TTL updated; a value replaced
- * updates a record of the same priority in place; what is left is deleted, then what is new added),
- * and the live set after the calls is read again (`domains.dns-records`): that is the operation's answer, compared with
- * the record set the recording answered (set-compare.ts), never the wire.
+ * updates a record of the same priority in place; what is left is deleted, then what is new
+ * added), and the live set after the calls is read again (`domains.dns-records`): that is the
+ * operation's answer, compared with the record set the recording answered (set-compare.ts), never
+ * the wire.
  * A refusal ends the calls and is the answer: what the calls before it changed stays (a deployment
  * has no transaction); a domain whose id is unknown (never registered on the target by the
  * replay) cannot be asked (`unsupported`, the replay skips it with that reason).
- * Bounds: at most DNS_LIMITS.recordsPerRequest records asked, so at most 2 × that many calls plus two reads.
+ * Bounds: at most DNS_LIMITS.recordsPerRequest records asked (more is `unsupported`), so at most
+ * that many calls per set named plus one per record the target lists there, and two reads.
  */
 import type { CallOptions, CallOutcome, LiveSession } from '../live/live-session.ts';
 import type { DnsInput, DnsView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
+import { DNS_LIMITS } from '../services/domains/dns-records.ts';
 import type { RecordedExchange } from './record-format.ts';
 
 /** One call of the plan. */
@@ -148,6 +151,8 @@ async function setOneByOne(
       kind: 'unsupported',
       reason: `a deployment sets DNS records by domain id, and no id of ${input.domain} is known (the replay never registered it there)`,
     };
+  if (input.records.length > DNS_LIMITS.recordsPerRequest)
+    return { kind: 'unsupported', reason: `at most ${DNS_LIMITS.recordsPerRequest} records are set in one call` };
   const held = await session.call('domains.dns-list', { domainId }, apiKey, options);
   if (held.kind !== 'ok') return held;
   for (const step of dnsSetPlan(held.value.records, input.records)) {

@@ -3,7 +3,8 @@
 // domain's records read by id, each named (type, name) set brought to the recorded one record by
 // record, and the set after the calls read again and compared as a set (set-compare.ts). Shown on
 // the plan (pure), then against a real `afp serve --dialect deployed` (loopback, port 0): a two-MX
-// upsert, a replacement that removes a record, and a domain unknown to the replay or held by another.
+// upsert, a replacement that removes a record, and a domain unknown to the replay or held by another;
+// and the caller's domain list, compared as a set of names.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -214,5 +215,37 @@ describe('domains.dns-set asked of afp serve --dialect deployed, record by recor
       {},
     );
     expect(others).toMatchObject({ kind: 'refused', refusal: { status: 404, name: 'not_found' } });
+  });
+});
+
+describe('domains.list through the deployed dialect', () => {
+  test('lists the caller’s names with their ids; a name the target lacks is a difference naming that domain', async () => {
+    const { session, handle } = await deployedSession();
+    const [key, domainId] = await holder(session, handle, 'listed.xyz');
+    const listed = await session.call('domains.list', {}, key);
+    expect(listed).toMatchObject({
+      kind: 'ok',
+      value: { domains: [{ domain: 'listed.xyz', status: 'active', domainId }] },
+    });
+    if (listed.kind !== 'ok') return;
+    const recorded = {
+      domains: [
+        { domain: 'gone.xyz', status: 'active', domainId: null },
+        { domain: 'listed.xyz', status: 'active', domainId: null },
+      ],
+    };
+    const options = { bindings: new Bindings(), recordingDialect: 'B', liveDialect: 'deployed' } as const;
+    expect(
+      compareResults('domains.list', { kind: 'ok', value: recorded }, { kind: 'ok', value: listed.value }, options),
+    ).toEqual([
+      {
+        kind: 'rule',
+        field: 'domains',
+        expected: 'gone.xyz',
+        seen: null,
+        note: "the recording's domains hold gone.xyz, the target's do not",
+        domain: 'gone.xyz',
+      },
+    ]);
   });
 });
