@@ -1,7 +1,7 @@
 /**
  * Views of answers that several operations of src/live/operations.ts share or that their dialect
- * rows build: a market order's answer, a limit order, a position, referral statistics, a
- * tournament line, a token holding.
+ * rows build: a market order's answer, a limit order, a position, an escrow and its release,
+ * referral statistics, a tournament line, a token holding.
  * Why a file of their own: operations.ts is the table of operations, and these are the shapes
  * the dialects read answers into (src/live/dialects/*).
  */
@@ -69,4 +69,20 @@ export interface PositionView {
   readonly entryPrice: bigint | null;
   readonly markPrice: bigint | null;
   readonly liquidationPrice: bigint | null;
+}
+
+/** A release's answer: its status, and the fee it kept and the net it paid where the answer states them (null: not stated). */
+export interface EscrowRelease {
+  readonly status: string | null;
+  readonly feeMicro: Micro | null;
+  readonly netMicro: Micro | null;
+}
+
+/** One escrow as an answer shows it; status in afp's terms (locked, released, refunded, expired, disputed). */
+export interface EscrowView {
+  readonly escrowId: string;
+  readonly status: string | null;
+  readonly amountMicro: Micro | null;
+  /** The fee (commission) the answer states it takes on release; null when it does not say. */
+  readonly feeMicro: Micro | null;
 }

@@ -2,11 +2,14 @@
  * Operations: what afp's live commands ask of a target, by afp's own names, with inputs and results
  * in afp's terms (bigint micro-USDC, afp game ids). A dialect (src/live/dialects/) maps each one to
  * the wire of one addressing style and reads the answer back; commands never see a path or a field
- * name. Every operation is one request.
+ * name. Every operation is one request; where a target's dialect has no such request, a caller
+ * may ask it otherwise (the replay asks a deployment a DNS set record by record: replay/dns-set-calls.ts).
  * Non-goals: the whole API (only what audits, probes, replay and load need is an operation; the rest
  * is reached through the route tables of afp's own client).
  */
 import type {
+  EscrowRelease,
+  EscrowView,
   LimitOrderView,
   MarketOrderResult,
   PositionView,
@@ -17,9 +20,12 @@ import type {
 import type { JsonObject, JsonValue } from '../core/errors.ts';
 import type { LiveAmount } from '../core/live-amount.ts';
 import type { Micro } from '../core/money.ts';
+import type { DnsEntry, DnsView, ListedDomain, NameAvailability } from './domain-views.ts';
+
+export type { DnsEntry, DnsView, ListedDomain, NameAvailability } from './domain-views.ts';
 
 /** Trading's answer views live with the other shared views; importers of this table keep their names. */
-export type { LimitOrderView, PositionView } from './operation-views.ts';
+export type { EscrowRelease, EscrowView, LimitOrderView, PositionView } from './operation-views.ts';
 
 export interface BetInput {
   /** afp's game id (coin_flip, dice, … baccarat). */
@@ -105,33 +111,11 @@ export interface BatchSummary {
   readonly netPnlMicro: Micro | null;
 }
 
-/** One escrow as an answer shows it; status in afp's terms (locked, released, refunded, expired, disputed). */
-/** A release's answer: its status, and the fee it kept and the net it paid where the answer states them (null: not stated). */
-export interface EscrowRelease {
-  readonly status: string | null;
-  readonly feeMicro: Micro | null;
-  readonly netMicro: Micro | null;
-}
-
-export interface EscrowView {
-  readonly escrowId: string;
-  readonly status: string | null;
-  readonly amountMicro: Micro | null;
-  /** The fee (commission) the answer states it takes on release; null when it does not say. */
-  readonly feeMicro: Micro | null;
-}
-
 /** One transaction of an address as a wallet lists it (amounts as the chain writes them). */
 export interface LiveWalletTx {
   readonly txHash: string;
   readonly amount: string | null;
   readonly status: string | null;
-}
-
-export interface NameAvailability {
-  readonly domain: string;
-  readonly available: boolean | null;
-  readonly priceMicro: Micro | null;
 }
 
 /** A DNS record to add (types and TTL as NOTES.md; `priority` for MX). */
@@ -141,14 +125,6 @@ export interface DnsInput {
   readonly content: string;
   readonly ttl: number;
   readonly priority: number | null;
-}
-
-export interface DnsView {
-  readonly recordId: string;
-  readonly type: string | null;
-  readonly name: string | null;
-  readonly content: string | null;
-  readonly ttl: number | null;
 }
 
 export interface Operations {
@@ -350,6 +326,22 @@ export interface Operations {
   /** Changes a record's content and TTL (the other fields kept). */
   'domains.dns-update': { input: { recordId: string; content: string; ttl: number }; result: DnsView };
   'domains.dns-delete': { input: { recordId: string }; result: { deleted: boolean | null } };
+  /** The caller's domains, by name (sorted). */
+  'domains.list': { input: Record<string, never>; result: { domains: readonly ListedDomain[] } };
+  /** A domain's DNS record set by its name (style A's read); `domainId` where a target reads by id (null: unknown). Sorted. */
+  'domains.dns-records': {
+    input: { domain: string; domainId: string | null };
+    result: { records: readonly DnsEntry[] };
+  };
+  /**
+   * Style A's upsert: each (type, name) group of `records` replaces the domain's records of that
+   * type and name, the others stay; the result is the domain's whole record set after it (sorted).
+   * A deployment has no such call: the replay asks it one record at a time (replay/dns-set-calls.ts).
+   */
+  'domains.dns-set': {
+    input: { domain: string; domainId: string | null; records: readonly DnsInput[] };
+    result: { records: readonly DnsEntry[] };
+  };
   /** A wallet account (the wallet registers its own agents and keys). */
   'wallet.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
   /** A fresh HD wallet: the six addresses and the mnemonic, shown once (the caller derives its keys from it). */
@@ -474,6 +466,9 @@ export const OPERATION_NAMES = [
   'domains.dns-list',
   'domains.dns-update',
   'domains.dns-delete',
+  'domains.list',
+  'domains.dns-records',
+  'domains.dns-set',
   'wallet.register',
   'wallet.create',
   'wallet.balance',

@@ -35,6 +35,8 @@ export interface ResultDifference {
   readonly documented?: string;
   /** Explained by an earlier difference of the same agent (`documented` names it), not a new one. */
   readonly consequence?: true;
+  /** The domain name it is about, where the result holds several (set-compare.ts). */
+  readonly domain?: string;
 }
 
 /** `owner`: a domain's holder is an agent id (bound to the account of the service that answered). */

@@ -29,9 +29,8 @@
  * refused for a field the operation does not carry (an escrow for another buyer), and, where the
  * target keeps positions apart and closes them by id, a recorded reduce or flip of a netted
  * position (replay-positions.ts; that agent's market is not followed after it).
- * Skips, never failures: an exchange no route matches, a route with no operation, a request the
- * route would refuse as bad input, a recorded 429 (the target's limits are its own), and an
- * operation the target's dialect does not offer are skipped, each an info finding saying why.
+ * Skips, never failures: an exchange no route matches, a route with no operation, bad input, and an
+ * operation the target cannot be asked (dns-set-calls.ts) are skipped, each an info finding saying why.
  * Stops (returned, exit 4 in the CLI): the target unreachable, or its 429s outlasting the deadline.
  * No timers here: `beforeSend` (pacing, clock sync) is injected, and the LiveSession holds the clock.
  */
@@ -71,6 +70,8 @@ import {
 import { compareDrawn, DRAWN_OPERATIONS } from './drawn-outcomes.ts';
 import { ReplaySettlements } from './replay-settlements.ts';
 import { READS_MAX, substituteReads, type Substitute } from './read-substitutes.ts';
+import { askedByRecords, offersOperation, sendOperation } from './dns-set-calls.ts';
+import { compareResults } from './set-compare.ts';
 import type { ServiceName } from '../platform/service-names.ts';
 
 /** What the replay keeps per recorded agent or escrow, at most (beyond, what it would name is not). */
@@ -276,13 +277,8 @@ export class OperationReplay {
     const byOperation = [...this.sentByOperation.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([op, count]) => ({ op, count }));
-    return {
-      exchanges: this.exchanges,
-      sent: this.sent,
-      skipped: this.skipped,
-      byOperation,
-      bindings: this.bindings.size,
-    };
+    const { exchanges, sent, skipped } = this;
+    return { exchanges, sent, skipped, byOperation, bindings: this.bindings.size };
   }
 
   /**
@@ -338,7 +334,7 @@ export class OperationReplay {
         title: `${routeId}: afp reads no recorded ${row.op} answer in style ${dialect.name} yet: not replayed`,
         evidence: `${request.method} ${request.path}`,
       });
-    if (this.options.session.offers(row.op) === null) {
+    if (offersOperation(this.options.session, row.op) === null) {
       const cannot = await this.openAccounts(exchange, routeId, service, [
         ...(call.callerId === null ? [] : [call.callerId]),
         ...(row.agents?.(call) ?? []),
@@ -397,7 +393,7 @@ export class OperationReplay {
         evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}`,
       });
     }
-    const notOffered = this.options.session.offers(row.op);
+    const notOffered = offersOperation(this.options.session, row.op);
     if (notOffered !== null)
       return this.notOffered(exchange, { routeId, op: row.op, service, input }, recorded, notOffered);
     const serviceAccount =
@@ -479,7 +475,7 @@ export class OperationReplay {
     const differences =
       drawn && recordedCompared.kind === 'ok' && liveCompared.kind === 'ok'
         ? compareDrawn(row.op, recordedCompared.value, liveCompared.value, bindings)
-        : compareOutcomes(row.op, recordedCompared, liveCompared, {
+        : compareResults(row.op, recordedCompared, liveCompared, {
             bindings,
             recordingDialect: dialect.name,
             liveDialect,
@@ -879,7 +875,9 @@ export class OperationReplay {
     exchange: RecordedExchange,
   ): Promise<CallOutcome<OperationResult<O>>> {
     this.countSent(op);
-    return this.options.session.call(op, input, apiKey, this.forwarded(exchange));
+    if (op === 'domains.dns-set' && this.options.session.row(op) === null)
+      this.info(exchange, askedByRecords(exchange));
+    return sendOperation(this.options.session, op, input, apiKey, this.forwarded(exchange));
   }
 
   /** One exchange sent as `op` (sent itself, or asked otherwise: replayByReads). */

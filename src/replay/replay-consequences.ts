@@ -89,18 +89,18 @@ export class ReplayConsequences {
     input: OperationInput<OperationName>,
   ): ResultDifference[] {
     const names = (input as { names?: unknown }).names;
-    const domain = (input as { domain?: unknown }).domain ?? (Array.isArray(names) ? names[0] : undefined);
-    const since = typeof domain === 'string' ? this.namesDiverged.get(domain) : undefined;
-    if (since === undefined) return [...differences];
-    return differences.map((difference) =>
-      difference.documented === undefined
+    const asked = (input as { domain?: unknown }).domain ?? (Array.isArray(names) ? names[0] : undefined);
+    return differences.map((difference) => {
+      const domain = difference.domain ?? asked;
+      const since = typeof domain === 'string' ? this.namesDiverged.get(domain) : undefined;
+      return difference.documented === undefined && since !== undefined
         ? {
             ...difference,
             documented: `the holder of ${domain as string} on the target left the recording's at ${since}`,
             consequence: true,
           }
-        : difference,
-    );
+        : difference;
+    });
   }
 }
 

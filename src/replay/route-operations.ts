@@ -14,8 +14,9 @@
  * registrations `domains.register`, style B's lookup and transfer `domains.lookup` and
  * `domains.transfer` (the transfer names its domain's live id, `ids.domain`, and its receiver,
  * `agents`, who must hold an account on the service first), style A's positions list
- * `trading.positions`. What no operation expresses (a spot limit order, renewals) has no row, or
- * `notReplayed` says why; spot market orders are `trading.spot` (route-operations-trading.ts). A market order that closes the agent's
+ * `trading.positions`; DNS record sets and domain lists are route-operations-domains.ts's. What no
+ * operation expresses (a spot limit order, a renewal) has no row, or `notReplayed` says why; spot
+ * market orders are `trading.spot` (route-operations-trading.ts). A market order that closes the agent's
  * position the documents' way (the other side, its whole quantity) is told apart by the replay
  * (replay-positions.ts), which sends `trading.close` where the target offers it.
  * The wallet (issue 21): the primary interface's register, create, balance, send and swap quote;
@@ -30,6 +31,7 @@ import { isObject } from './json-pointer.ts';
 import { CASINO_ROUTE_OPERATIONS } from './route-operations-casino.ts';
 import { TRADING_ROUTE_OPERATIONS } from './route-operations-trading.ts';
 import { READ_ROUTE_OPERATIONS } from './route-operations-reads.ts';
+import { DOMAINS_ROUTE_OPERATIONS } from './route-operations-domains.ts';
 import type { AnyRouteOperation, IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 
 const HOUR_SECONDS = 3_600;
@@ -337,6 +339,7 @@ const ROWS: readonly AnyRouteOperation[] = [
       },
     },
   ),
+  ...DOMAINS_ROUTE_OPERATIONS,
   routeOperation('wallet.primary.register', 'wallet.register', () => ({})),
   routeOperation('wallet.primary.create', 'wallet.create', () => ({})),
   routeOperation('wallet.primary.balance', 'wallet.balance', (call, ids) => {

@@ -10,10 +10,11 @@
  * `GET /v1/domains/check?names=` and the DNS records (`/v1/dns/records`: POST, GET ?domain_id=,
  * PUT and DELETE /:recordId; a record's id may change with its content, the answer names the new one).
  */
-import type { DnsView, NameAvailability } from '../../operations.ts';
+import type { DnsView, ListedDomain, NameAvailability } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
+import { dnsEntryOf, sortedDomains, sortedEntries } from '../dns-entries.ts';
 
 /** An unknown key's answer, without a message (DEPLOYED.md §1: `{"error":"invalid_key"}`). */
 const BARE_ERRORS = ['invalid_key'];
@@ -21,11 +22,13 @@ const BARE_ERRORS = ['invalid_key'];
 function dnsRecordOf(reader: WireReader): DnsView | null {
   reader.knows('domain_id', 'priority');
   const recordId = reader.string('id');
+  const priority = reader.has('priority') ? reader.any('priority') : null;
   const view = {
     type: reader.string('type', { optional: true }),
     name: reader.string('name', { optional: true }),
     content: reader.string('content', { optional: true }),
     ttl: reader.number('ttl', { optional: true }),
+    priority: typeof priority === 'number' ? priority : null,
   };
   return recordId === null ? null : { recordId, ...view };
 }
@@ -182,6 +185,39 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     read: (reader) => {
       reader.knows('domain_id', 'domain', 'count');
       return { records: reader.items('records', dnsRecordOf) };
+    },
+  }),
+  'domains.list': row('domains.list', {
+    bareErrors: BARE_ERRORS,
+    request: () => ({ service: 'domains', method: 'GET', path: deployedPath('domains.deployed.list'), auth: true }),
+    read: (reader) => {
+      reader.knows('count');
+      const domains = reader.items('domains', (element): ListedDomain | null => {
+        element.knows('registered_at', 'expires_at', 'auto_renew');
+        const domain = element.string('domain');
+        const view = { status: element.string('status', { optional: true }), domainId: element.id('domain_id') };
+        return domain === null ? null : { domain, ...view };
+      });
+      return { domains: sortedDomains(domains) };
+    },
+  }),
+  // The documents read a name's records; a deployment reads them by the domain's id, which the caller must know.
+  'domains.dns-records': row('domains.dns-records', {
+    bareErrors: BARE_ERRORS,
+    request: (input) => ({
+      service: 'domains',
+      method: 'GET',
+      path: deployedPath('domains.deployed.dns.list'),
+      query: { domain_id: input.domainId ?? '' },
+      auth: true,
+    }),
+    unsupported: (input) =>
+      input.domainId === null
+        ? `the deployed domains read DNS records by domain id, and no id of ${input.domain} is known here`
+        : null,
+    read: (reader) => {
+      reader.knows('domain_id', 'domain', 'count');
+      return { records: sortedEntries(reader.items('records', (element) => dnsEntryOf(element, 'content'))) };
     },
   }),
   'domains.dns-update': row('domains.dns-update', {

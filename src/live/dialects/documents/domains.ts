@@ -8,12 +8,37 @@
 import { formatDecimal } from '../../../core/money.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import type { DnsInput, ListedDomain } from '../../operations.ts';
+import type { WireReader } from '../../wire-reader.ts';
+import { dnsEntryOf, sortedDomains, sortedEntries } from '../dns-entries.ts';
 
 const transferBody = (input: { domain: string; to: string; priceMicro: bigint | null }): JsonObject => ({
   domain: input.domain,
   to: input.to,
   ...(input.priceMicro === null ? {} : { price: formatDecimal(input.priceMicro) }),
 });
+
+/** The caller's domains list: A names its instants `*_at`, B `expires` and `grace_ends` (routes/domains/domains.ts). */
+function domainsOf(reader: WireReader): { domains: ListedDomain[] } {
+  reader.knows('count');
+  const domains = reader.items('domains', (element): ListedDomain | null => {
+    element.knows('registered_at', 'expires_at', 'grace_ends_at', 'expires', 'grace_ends', 'resolver');
+    const domain = element.string('domain');
+    return domain === null ? null : { domain, status: element.string('status', { optional: true }), domainId: null };
+  });
+  return { domains: sortedDomains(domains) };
+}
+
+/** Style A's record set answer: { domain, records: [{ type, name, value, ttl, priority }], count }. */
+function recordSetOf(reader: WireReader): { records: ReturnType<typeof sortedEntries> } {
+  reader.knows('domain', 'count');
+  return { records: sortedEntries(reader.items('records', (element) => dnsEntryOf(element, 'value'))) };
+}
+
+function recordBody(record: DnsInput): JsonObject {
+  const { type, name, content, ttl, priority } = record;
+  return { type, name, value: content, ttl, ...(priority === null ? {} : { priority }) };
+}
 
 /** The style-B rows; `api`: on the shared api address instead of the domains service's own. */
 function rowsB(base: 'api' | undefined): DialectTable {
@@ -78,6 +103,11 @@ function rowsB(base: 'api' | undefined): DialectTable {
         };
       },
     }),
+    'domains.list': row('domains.list', {
+      ...where,
+      request: () => ({ service: 'domains', method: 'GET', path: '/domains-api/domains', auth: true }),
+      read: domainsOf,
+    }),
   };
 }
 
@@ -116,5 +146,30 @@ export const DOMAINS_A: DialectTable = {
       reader.knows('expires_at');
       return { domain: reader.string('domain', { optional: true }), costMicro: null };
     },
+  }),
+  'domains.list': row('domains.list', {
+    request: () => ({ service: 'domains', method: 'GET', path: '/api/v1/domains', auth: true }),
+    read: domainsOf,
+  }),
+  // The record set of a name (public in the documents; the key is sent all the same).
+  'domains.dns-records': row('domains.dns-records', {
+    request: (input) => ({
+      service: 'domains',
+      method: 'GET',
+      path: '/api/v1/dns',
+      query: { domain: input.domain },
+      auth: true,
+    }),
+    read: recordSetOf,
+  }),
+  'domains.dns-set': row('domains.dns-set', {
+    request: (input) => ({
+      service: 'domains',
+      method: 'POST',
+      path: '/api/v1/dns',
+      body: { domain: input.domain, records: input.records.map(recordBody) },
+      auth: true,
+    }),
+    read: recordSetOf,
   }),
 };
