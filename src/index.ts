@@ -99,15 +99,15 @@ export {
   type EdgeRow,
   type EdgeSimulation,
   type EdgeSimulationOptions,
-} from './audit/edge-simulation.ts';
+} from './audit/edge/edge-simulation.ts';
 export {
   simulateHouseEdgeInWorkers,
   REGISTRY_SOURCE,
   type ParallelEdgeSimulationOptions,
-} from './audit/edge-simulation-workers.ts';
+} from './audit/edge/edge-simulation-workers.ts';
 export { GAMES, gameById } from './services/casino/games/index.ts';
-export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './live/audit/edge-audit.ts';
-export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './live/audit/fairness-audit.ts';
+export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './audit/live/edge-audit.ts';
+export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './audit/live/fairness-audit.ts';
 
 // Live targets: target files, resolution of a URL or file, findings and their reports.
 export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';

@@ -19,7 +19,7 @@
 import { stat } from 'node:fs/promises';
 import { announcedMounts, forwardedForNote, readMounts, targetUrlError } from '../client/target.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from './fairness/scheme.ts';
+import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from '../audit/fairness/scheme.ts';
 import { readTargetFile } from './target-file-read.ts';
 import type { TargetFileOptions } from './target-file.ts';
 import type { PaceLimit, Target, TargetService } from './target.ts';
