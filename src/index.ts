@@ -33,7 +33,8 @@ export {
 export { CasinoClient, CASINO_ENDPOINTS, type CasinoEndpointId } from './client/casino-client.ts';
 export { httpTransport, DEFAULT_HTTP_TIMEOUT_MS, type HttpTransportOptions } from './client/http-transport.ts';
 export { inProcessTransport, type InProcessOptions } from './client/in-process.ts';
-export { discoverTarget, parseTarget } from './client/target.ts';
+export { parseTarget } from './client/target.ts';
+export { discoverTarget } from './live/afp-mounts.ts';
 export type { MountUrls, Transport, TransportRequest, TransportResponse } from './client/transport.ts';
 export type * as Wire from './client/types.ts';
 
