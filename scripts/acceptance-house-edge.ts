@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { allowedMisses } from '../src/audit/edge-statistics.ts';
+import { allowedMisses } from '../src/audit/edge/edge-statistics.ts';
 
 const root = join(import.meta.dirname, '..');
 const main = join(root, 'src', 'cli', 'main.ts');

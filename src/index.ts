@@ -33,7 +33,8 @@ export {
 export { CasinoClient, CASINO_ENDPOINTS, type CasinoEndpointId } from './client/casino-client.ts';
 export { httpTransport, DEFAULT_HTTP_TIMEOUT_MS, type HttpTransportOptions } from './client/http-transport.ts';
 export { inProcessTransport, type InProcessOptions } from './client/in-process.ts';
-export { discoverTarget, parseTarget } from './client/target.ts';
+export { parseTarget } from './client/target.ts';
+export { discoverTarget } from './live/afp-mounts.ts';
 export type { MountUrls, Transport, TransportRequest, TransportResponse } from './client/transport.ts';
 export type * as Wire from './client/types.ts';
 
@@ -99,15 +100,15 @@ export {
   type EdgeRow,
   type EdgeSimulation,
   type EdgeSimulationOptions,
-} from './audit/edge-simulation.ts';
+} from './audit/edge/edge-simulation.ts';
 export {
   simulateHouseEdgeInWorkers,
   REGISTRY_SOURCE,
   type ParallelEdgeSimulationOptions,
-} from './audit/edge-simulation-workers.ts';
+} from './audit/edge/edge-simulation-workers.ts';
 export { GAMES, gameById } from './services/casino/games/index.ts';
-export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './live/audit/edge-audit.ts';
-export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './live/audit/fairness-audit.ts';
+export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './audit/live/edge-audit.ts';
+export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './audit/live/fairness-audit.ts';
 
 // Live targets: target files, resolution of a URL or file, findings and their reports.
 export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';

@@ -6,15 +6,15 @@
  *   2. its own recomputation from the audit trail (GET /fairness/audit/{betId}): the revealed
  *      seed hashes to the commitment, HMAC block 0 is the result hash, replaying the game gives
  *      the recorded multiplier and result, and the payout is floor(amount × multiplier) — the
- *      client-side check of src/audit/verify-wire-bet.ts, which never reads the casino's verdict.
+ *      client-side check of src/audit/fairness/verify-wire-bet.ts, which never reads the casino's verdict.
  * Before the rotation it also asks to verify its first bet of the cycle, which must answer "seed
  * not yet revealed" (verified null): a casino that shows a proof early leaks its seed.
  * Every failure is an agent assertion (context.report), so a run stops at an unverifiable bet.
  * Limits: rotate_after ≤ 1,000 (a seed's nonces), so the casino never rotates first.
  */
 import { z } from 'zod';
-import { parseAuditTrail } from '../../src/audit/wire-bet.ts';
-import { verifyWireBet } from '../../src/audit/verify-wire-bet.ts';
+import { parseAuditTrail } from '../../src/audit/fairness/wire-bet.ts';
+import { verifyWireBet } from '../../src/audit/fairness/verify-wire-bet.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
 import {
   expectedRefusal,

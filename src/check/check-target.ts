@@ -21,7 +21,7 @@ import { AfpClient } from '../client/client.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import type { Transport } from '../client/transport.ts';
 import { inProcessTransport } from '../client/in-process.ts';
-import { discoverTarget } from '../client/target.ts';
+import { discoverTarget } from '../live/afp-mounts.ts';
 import { VirtualClock, type Clock } from '../core/clock.ts';
 import { Dispatcher } from '../http/dispatcher.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';

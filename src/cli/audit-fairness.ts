@@ -1,9 +1,9 @@
 /**
  * `afp audit fairness --target URL|FILE --key KEY [--max-bets N] [--max-seconds S] [--concurrency C]
  * [--out DIR] [--fail-on SEVERITY] [--json]`: the live fairness audit
- * (src/live/audit/fairness-audit.ts) of the account KEY opens, through the target's dialect and
+ * (src/audit/live/fairness-audit.ts) of the account KEY opens, through the target's dialect and
  * under its own fairness scheme: rotate, read the whole history, check every bet's commitment,
- * result hash, outcome and payout. Then the replay probes (src/live/audit/replay-probes.ts), which
+ * result hash, outcome and payout. Then the replay probes (src/audit/probes/replay-probes.ts), which
  * place a few minimum bets on the same account: a video-poker draw sent twice and one never
  * dealt, the same batch twice, two bets on one client seed (and, where the dialect lets the client
  * pick the nonce, a draw at a spent one); a second settlement is a critical finding.
@@ -21,12 +21,12 @@
  */
 import type { WaitClock } from '../core/clock.ts';
 import type { FairnessFlags } from './audit-fairness-flags.ts';
-import { auditFairnessLive, type FairnessAuditResult } from '../live/audit/fairness-audit.ts';
-import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-table.ts';
-import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
-import { schemeByName } from '../live/fairness/schemes.ts';
-import { runReplayProbes, type ReplayProbeResult } from '../live/audit/replay-probes.ts';
-import { unansweredLine } from '../live/audit/probe-context.ts';
+import { auditFairnessLive, type FairnessAuditResult } from '../audit/live/fairness-audit.ts';
+import { renderFairnessJson, renderFairnessTable } from '../audit/live/fairness-table.ts';
+import { writeEdgeAuditFiles } from '../audit/report/edge-audit-files.ts';
+import { schemeByName } from '../audit/fairness/schemes.ts';
+import { runReplayProbes, type ReplayProbeResult } from '../audit/probes/replay-probes.ts';
+import { unansweredLine } from '../audit/probes/probe-context.ts';
 import { curlOf } from '../live/report/curl.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { commandLine } from '../core/shell-words.ts';

@@ -1,6 +1,6 @@
 /**
  * `afp audit house-edge --target URL|FILE [--key KEY]`: the live house-edge audit
- * (src/live/audit/edge-audit.ts) as a command.
+ * (src/audit/live/edge-audit.ts) as a command.
  *
  * Flow: resolve the target (live-command.ts); print the plan (bets per variant, the limits it
  * paces under, the ETA: edge-eta.ts); open the audit account the target's way (its funding, or
@@ -17,25 +17,25 @@
 import { curlOf } from '../live/report/curl.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
-import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
-import { readListedWords, type ListedWords } from '../live/audit/listed-words.ts';
+import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../audit/live/edge-audit.ts';
+import { recordEdgeFindings } from '../audit/live/edge-findings.ts';
+import { readListedWords, type ListedWords } from '../audit/live/listed-words.ts';
 import type { FindingsCollector } from '../live/finding.ts';
-import type { FairnessScheme } from '../live/fairness/scheme.ts';
-import { recordListedFindings } from '../live/audit/listed-findings.ts';
-import { recordRestatedRules } from '../live/audit/restated-findings.ts';
-import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
-import { auditEta } from '../live/audit/edge-eta.ts';
+import type { FairnessScheme } from '../audit/fairness/scheme.ts';
+import { recordListedFindings } from '../audit/live/listed-findings.ts';
+import { recordRestatedRules } from '../audit/live/restated-findings.ts';
+import { planVariants, type PlannedVariant } from '../audit/live/edge-plan.ts';
+import { auditEta } from '../audit/live/edge-eta.ts';
 import {
   edgeReportTable,
   renderEdgeAuditCsv,
   renderEdgeAuditJson,
   renderEdgeAuditTable,
-} from '../live/audit/edge-table.ts';
-import { statedText, verdictText } from '../live/audit/edge-cells.ts';
-import { schemeByName } from '../live/fairness/schemes.ts';
+} from '../audit/live/edge-table.ts';
+import { statedText, verdictText } from '../audit/live/edge-cells.ts';
+import { schemeByName } from '../audit/fairness/schemes.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
+import { writeEdgeAuditFiles } from '../audit/report/edge-audit-files.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { ReportFailure } from '../live/report/findings-report.ts';

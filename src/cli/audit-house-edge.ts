@@ -27,29 +27,29 @@ import {
   isEdgeDefect,
   NON_EDGE_DEFECTS,
   type EdgeDefect,
-} from '../audit/defective-games.ts';
-import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
+} from '../audit/edge/defective-games.ts';
+import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../audit/report/edge-audit-files.ts';
 import {
   MAX_WORKERS,
   REGISTRY_SOURCE,
   loadGameSource,
   selectGames,
   simulateHouseEdgeInWorkers,
-} from '../audit/edge-simulation-workers.ts';
+} from '../audit/edge/edge-simulation-workers.ts';
 import {
   MAX_BETS_PER_GAME,
   minimumBetsPerGame,
   simulateHouseEdge,
   type EdgeRow,
   type EdgeSimulation,
-} from '../audit/edge-simulation.ts';
-import { allowedMisses } from '../audit/edge-statistics.ts';
-import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../report/audit/edge-table.ts';
-import { LIVE_BETS_MAX } from '../live/audit/edge-audit.ts';
+} from '../audit/edge/edge-simulation.ts';
+import { allowedMisses } from '../audit/edge/edge-statistics.ts';
+import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../audit/report/edge-table.ts';
+import { LIVE_BETS_MAX } from '../audit/live/edge-audit.ts';
 import type { Severity } from '../live/finding.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
-import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import { MAX_SECONDS_LIMIT } from '../live/deadline.ts';
 import { ratioToNumber } from '../core/ratio.ts';
 import { percentText } from '../report/html/report-format.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';

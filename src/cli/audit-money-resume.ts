@@ -1,5 +1,5 @@
 /**
- * `afp audit money`'s slow probes across two runs (src/live/audit/settlement-resume.ts):
+ * `afp audit money`'s slow probes across two runs (src/audit/probes/settlement-resume.ts):
  * `--include-slow` waits for them (or travels on an afp serve), `--include-slow --resume-file FILE`
  * opens their escrows and leaves them, and `--resume FILE` judges the escrows such a run left, once
  * due, with the two accounts that opened them (`--key`, `--second-key`), running no other probe.
@@ -13,12 +13,12 @@ import { RemoteServeClock } from '../live/remote-serve-clock.ts';
 import type { FindingsCollector } from '../live/finding.ts';
 import type { LiveSession } from '../live/live-session.ts';
 import { openLiveAccount } from '../live/live-account.ts';
-import { readResumeFile } from '../live/audit/resume-file.ts';
-import { leaveSettlementProbes, resumeSettlement } from '../live/audit/settlement-resume.ts';
-import { runSettlementProbes, type SettlementResult } from '../live/audit/settlement-probes.ts';
-import { timePassageOf } from '../live/audit/time-passage.ts';
-import { POT_PROBES, runPotProbes } from '../live/audit/pot-probes.ts';
-import type { ProbeResult } from '../live/audit/money-probes.ts';
+import { readResumeFile } from '../audit/probes/resume-file.ts';
+import { leaveSettlementProbes, resumeSettlement } from '../audit/probes/settlement-resume.ts';
+import { runSettlementProbes, type SettlementResult } from '../audit/probes/settlement-probes.ts';
+import { timePassageOf } from '../audit/probes/time-passage.ts';
+import { POT_PROBES, runPotProbes } from '../audit/probes/pot-probes.ts';
+import type { ProbeResult } from '../audit/probes/money-probes.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { AuditIo } from './audit-io.ts';

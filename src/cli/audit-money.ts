@@ -1,14 +1,14 @@
 /**
  * `afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR]
  * [--out DIR] [--fail-on SEVERITY] [--max-seconds S] [--include-slow [--max-minutes N]]`: the
- * money-path probes (src/live/audit/money-probes.ts) against a live target: an overdraw withdrawal,
+ * money-path probes (src/audit/probes/money-probes.ts) against a live target: an overdraw withdrawal,
  * a batch summary against its results, parallel double spends, the balance across single bets, and
- * bad input. With --include-slow, settlement over time too (src/live/audit/settlement-probes.ts):
+ * bad input. With --include-slow, settlement over time too (src/audit/probes/settlement-probes.ts):
  * an escrow at the shortest expiry the target allows must be refunded in full, a dispute must
  * resolve within the documents' 48 h; the plan (what it waits for, how long at most, time travel
  * on an afp serve or waiting) is printed before any wait, and --max-minutes (default
  * MAX_MINUTES_DEFAULT) bounds the waiting (added to --max-seconds); a wait longer than it is
- * skipped with its reason. Last, the casino's pots (src/live/audit/pot-probes.ts): a tournament's
+ * skipped with its reason. Last, the casino's pots (src/audit/probes/pot-probes.ts): a tournament's
  * pool taken from its creator, challenges costing the pair exactly the stated cut.
  *
  * Accounts: the audit account as the target funds it (or --key); the double-spend and challenge
@@ -23,10 +23,10 @@
  * Waits: paces and 429s are waited out on the target's window clock (a manual afp serve's own,
  * moved forward; live-command.ts startLiveRun), the budget on the wall's.
  */
-import { runMoneyProbes } from '../live/audit/money-probes.ts';
+import { runMoneyProbes } from '../audit/probes/money-probes.ts';
 import { laterProbes, runMoneyResume } from './audit-money-resume.ts';
 import { checksOfProbes } from './money-checks.ts';
-import { unansweredLine } from '../live/audit/probe-context.ts';
+import { unansweredLine } from '../audit/probes/probe-context.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';

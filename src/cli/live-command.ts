@@ -15,7 +15,7 @@
  */
 import { armTargetBudget, budgetLine, windUpGraceSeconds } from './target-budget.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { Deadline } from '../audit/live-target.ts';
+import { Deadline } from '../live/deadline.ts';
 import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { openLiveAccount, type LiveAccount } from '../live/live-account.ts';

@@ -10,7 +10,7 @@
  * finding reaches --fail-on, else 0.
  */
 import type { RecordFields } from './json-output.ts';
-import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import { Deadline, MAX_SECONDS_LIMIT } from '../live/deadline.ts';
 import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, type Finding } from '../live/finding.ts';
 import { LiveSession } from '../live/live-session.ts';

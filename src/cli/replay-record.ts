@@ -30,7 +30,7 @@ import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import { RemoteServeClock } from '../live/remote-serve-clock.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import type { Clock } from '../core/clock.ts';
-import { discoverTarget } from '../client/target.ts';
+import { discoverTarget } from '../live/afp-mounts.ts';
 import { dueOffsetMs } from '../replay/pacing.ts';
 import type { RecordFields } from './json-output.ts';
 import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';

@@ -1,7 +1,7 @@
 /**
  * `--target FILE|URL` → a Target, for every live command.
  *   - a path to an existing file, or any *.yaml / *.yml: the target file (target-file.ts);
- *   - an http(s) URL: `GET URL/_afp/mounts` (src/client/target.ts readMounts, the one probe of it).
+ *   - an http(s) URL: `GET URL/_afp/mounts` (afp-mounts.ts: the one probe of it, and what its answer says).
  *     An afp serve answers with its mounts; each service mount becomes a service in the documents'
  *     style A (the dialect afp serve speaks there), unless the answer says otherwise: a top-level
  *     `dialect` and `fairness`, or a mount given as `{ url, dialect }`. Registration on the casino,
@@ -17,13 +17,21 @@
  * Bounded: one request, at most `timeoutMs` (default 10 s).
  */
 import { stat } from 'node:fs/promises';
-import { announcedMounts, forwardedForNote, readMounts, targetUrlError } from '../client/target.ts';
+import { targetUrlError } from '../client/target.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from './fairness/scheme.ts';
 import { readTargetFile } from './target-file-read.ts';
 import type { TargetFileOptions } from './target-file.ts';
 import type { PaceLimit, Target, TargetService } from './target.ts';
-import { dialectOf, servedDialects } from './served-dialects.ts';
+import {
+  announcedMounts,
+  forwardedForNote,
+  forwardedForTrusted,
+  limitsLifted,
+  readMounts,
+  servedDialect,
+  servedDialects,
+  servedFairness,
+} from './afp-mounts.ts';
 import { DEPLOYED_LIMITS } from './dialects/deployed/limits.ts';
 
 /** A serve that speaks the deployed dialect keeps the deployment's limits (unless it says `limits: lifted`): pace under them. */
@@ -95,12 +103,9 @@ async function fileOnAfpServe(target: Target, timeoutMs: number): Promise<Resolv
   const answer = await readMounts(target.adminUrl ?? new URL(casino.url).origin, { timeoutMs });
   if (answer.kind !== 'mounts' || Object.keys(announcedMounts(answer.body)).length === 0)
     return { ok: true, value: target };
-  const fresh = field(answer.body, 'forwarded_for') === 'trusted' ? { freshClientAddresses: true } : {};
+  const fresh = forwardedForTrusted(answer.body) ? { freshClientAddresses: true } : {};
   if (target.afpServe) return { ok: true, value: { ...target, ...fresh } };
-  const announced = field(answer.body, 'fairness');
-  const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(announced)
-    ? (announced as FairnessSchemeName)
-    : 'afp';
+  const fairness = servedFairness(answer.body);
   const notes = [
     `${answer.api} is an afp serve (it answers /_afp/mounts): its admin doors are used where the funding needs them`,
   ];
@@ -133,24 +138,15 @@ async function resolveUrl(url: string, timeoutMs: number): Promise<ResolveResult
   }
 }
 
-function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)[name]
-    : undefined;
-}
-
 /** The Target of an afp serve from its mounts answer. */
 function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
   const mounts = announcedMounts(body);
   const dialects = servedDialects(body);
-  const dialect = dialectOf(field(body, 'dialect')) ?? 'A';
-  const fairnessField = field(body, 'fairness');
-  const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(fairnessField)
-    ? (fairnessField as FairnessSchemeName)
-    : 'afp';
+  const dialect = servedDialect(body);
+  const fairness = servedFairness(body);
   const services: Partial<Record<ServiceName, TargetService>> = {};
   // A deployed serve announces the limits it keeps; one started with --lift-deployed-limits has none to pace under.
-  const paces = dialect === 'deployed' && field(body, 'limits') !== 'lifted' ? deployedPaces() : {};
+  const paces = dialect === 'deployed' && !limitsLifted(body) ? deployedPaces() : {};
   for (const [service, serviceUrl] of Object.entries(mounts) as [ServiceName, string | undefined][]) {
     if (serviceUrl === undefined) continue;
     services[service] = { url: serviceUrl, dialect: dialects[service] ?? dialect };
@@ -170,7 +166,7 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
       fairness,
       afpServe: true,
       adminUrl: api,
-      ...(field(body, 'forwarded_for') === 'trusted' ? { freshClientAddresses: true } : {}),
+      ...(forwardedForTrusted(body) ? { freshClientAddresses: true } : {}),
     },
   };
 }

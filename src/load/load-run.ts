@@ -24,7 +24,7 @@ import { assert } from '../core/assert.ts';
 import type { Clock, WaitClock } from '../core/clock.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
-import { deployedDialectRefusal } from '../live/served-dialects.ts';
+import { deployedDialectRefusal } from '../live/afp-mounts.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { AgentDirectory } from '../sim/agent-directory.ts';
 import { AgentFakers } from '../sim/agent-fakers.ts';

@@ -37,7 +37,7 @@
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
-import type { Deadline } from '../audit/live-target.ts';
+import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';

@@ -4,8 +4,8 @@
 // (returns of nothing, or of 2× every bet) within tens of bets; and it depends on the multiset
 // of returns only.
 import { describe, expect, it } from 'vitest';
-import { boundedEdgeInterval } from '../../src/audit/bounded-mean.ts';
-import { ReturnTally, edgeInterval } from '../../src/audit/edge-statistics.ts';
+import { boundedEdgeInterval } from '../../src/audit/edge/bounded-mean.ts';
+import { ReturnTally, edgeInterval } from '../../src/audit/edge/edge-statistics.ts';
 import { ratio, ratioFromDecimal } from '../../src/core/ratio.ts';
 import { Rng } from '../../src/core/rng.ts';
 

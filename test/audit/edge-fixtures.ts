@@ -10,7 +10,7 @@ import { succeed } from '../../src/core/errors.ts';
 import { ONE, ZERO, mul, ratio, ratioFromDecimal, ratioToNumber, sub, type Ratio } from '../../src/core/ratio.ts';
 import type { Rng } from '../../src/core/rng.ts';
 import type { Chance, Draws, GameId, GameModule, GameResult } from '../../src/services/casino/games/game.ts';
-import type { ReturnTally } from '../../src/audit/edge-statistics.ts';
+import type { ReturnTally } from '../../src/audit/edge/edge-statistics.ts';
 
 interface CoinParams {
   readonly side: 'heads' | 'tails';

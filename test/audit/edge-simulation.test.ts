@@ -3,15 +3,15 @@
 // checkpoints, no alarm on the faithful games over several seeds, and the two deliberate defects
 // (a biased draw; a payout cut through `transform` and through a defective game source) caught.
 import { describe, expect, it } from 'vitest';
-import { allowedMisses } from '../../src/audit/edge-statistics.ts';
+import { allowedMisses } from '../../src/audit/edge/edge-statistics.ts';
 import {
   auditServerSeedHex,
   edgeCheckpoints,
   minimumBetsPerGame,
   simulateHouseEdge,
   type EdgeRow,
-} from '../../src/audit/edge-simulation.ts';
-import { simulateHouseEdgeInWorkers, type GameSource } from '../../src/audit/edge-simulation-workers.ts';
+} from '../../src/audit/edge/edge-simulation.ts';
+import { simulateHouseEdgeInWorkers, type GameSource } from '../../src/audit/edge/edge-simulation-workers.ts';
 import { mul, ratioFromDecimal } from '../../src/core/ratio.ts';
 import { FIXTURE_GAMES, fixtureGames } from './edge-fixtures.ts';
 

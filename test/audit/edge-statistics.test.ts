@@ -13,7 +13,7 @@ import {
   judgeEdge,
   tallyFromData,
   type EdgeInterval,
-} from '../../src/audit/edge-statistics.ts';
+} from '../../src/audit/edge/edge-statistics.ts';
 import { ratio, ratioFromDecimal, ratioText, ratioToNumber } from '../../src/core/ratio.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { coinFixture, heavyFixture, sampleInto } from './edge-fixtures.ts';

@@ -1,8 +1,8 @@
 // Φ⁻¹ for the live audit's family-wide levels: the known quantiles to 1e-8, symmetry, and the
 // refusal of a probability outside (0, 1).
 import { describe, expect, it } from 'vitest';
-import { normalQuantile } from '../../src/audit/normal-quantile.ts';
-import { Z_99 } from '../../src/audit/edge-statistics.ts';
+import { normalQuantile } from '../../src/audit/edge/normal-quantile.ts';
+import { Z_99 } from '../../src/audit/edge/edge-statistics.ts';
 
 describe('normalQuantile', () => {
   it('gives the textbook quantiles, the 99% z the audit states and the 99.9% z it decides at', () => {

@@ -3,8 +3,8 @@
 // within the binomial bound for α = β = 1%; stops at maxBets undecided; never observes past a
 // decision. Bets are drawn straight from the seeded Rng (the statistics, not the fair path).
 import { describe, expect, it } from 'vitest';
-import { allowedMisses } from '../../src/audit/edge-statistics.ts';
-import { Sprt, sprtExpectedBets, type SprtDecision, type SprtDirection } from '../../src/audit/sprt.ts';
+import { allowedMisses } from '../../src/audit/edge/edge-statistics.ts';
+import { Sprt, sprtExpectedBets, type SprtDecision, type SprtDirection } from '../../src/audit/edge/sprt.ts';
 import { Rng } from '../../src/core/rng.ts';
 
 const SIGMA = 0.98; // a 1.96x coin

@@ -3,13 +3,13 @@
 // of wire answers, the defective games of the in-process simulator, the live plan's default
 // variants, and which variants report.html charts.
 import { describe, expect, test } from 'vitest';
-import { chartedRows } from '../../src/report/audit/edge-audit-files.ts';
-import { simulateHouseEdge } from '../../src/audit/edge-simulation.ts';
-import { defectiveGames, defectShortName } from '../../src/audit/defective-games.ts';
-import { clientSeedOf } from '../../src/live/audit/edge-plan.ts';
+import { chartedRows } from '../../src/audit/report/edge-audit-files.ts';
+import { simulateHouseEdge } from '../../src/audit/edge/edge-simulation.ts';
+import { defectiveGames, defectShortName } from '../../src/audit/edge/defective-games.ts';
+import { clientSeedOf } from '../../src/audit/live/edge-plan.ts';
 import { planStakesMicro } from '../../src/cli/audit-house-edge-live.ts';
-import { verifyWireBet } from '../../src/audit/verify-wire-bet.ts';
-import { parseAuditTrail, parseBetAnswer, type AuditTrail } from '../../src/audit/wire-bet.ts';
+import { verifyWireBet } from '../../src/audit/fairness/verify-wire-bet.ts';
+import { parseAuditTrail, parseBetAnswer, type AuditTrail } from '../../src/audit/fairness/wire-bet.ts';
 import type { AfpClient } from '../../src/client/client.ts';
 import { usdc } from '../../src/core/money.ts';
 import { ratioFromDecimal } from '../../src/core/ratio.ts';

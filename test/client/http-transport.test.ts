@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpTransport } from '../../src/client/http-transport.ts';
-import { discoverTarget, parseTarget, targetUrlError } from '../../src/client/target.ts';
+import { parseTarget, targetUrlError } from '../../src/client/target.ts';
+import { discoverTarget } from '../../src/live/afp-mounts.ts';
 import { servedSetup, type ServedSetup } from './fixtures.ts';
 
 interface Seen {

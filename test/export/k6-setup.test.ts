@@ -10,7 +10,7 @@ import { k6Transport } from '../../src/export/k6/k6-transport.ts';
 import { mountsNeeded } from '../../src/export/k6/k6-mounts.ts';
 import { AGENTS } from '../../agents/index.ts';
 import { loadMounts } from '../../src/load/load-run.ts';
-import { servedDialects } from '../../src/live/served-dialects.ts';
+import { servedDialects } from '../../src/live/afp-mounts.ts';
 
 const DEPLOYED_MOUNTS = {
   dialect: 'deployed',

@@ -3,7 +3,7 @@
 // status, JSON-RPC errors, and answers that are no MCP answer at all (left as they came).
 import { describe, expect, test } from 'vitest';
 import { KEY_PLACEHOLDER, mcpToolRequest, openMcpAnswer, withKey } from '../../src/live/mcp-call.ts';
-import { answerText } from '../../src/live/audit/probe-context.ts';
+import { answerText } from '../../src/audit/probes/probe-context.ts';
 import { refusalWords } from '../../src/live/refusal-text.ts';
 
 const result = (text: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({

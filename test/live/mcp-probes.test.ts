@@ -1,4 +1,4 @@
-// The MCP-door probes of `afp audit money` (src/live/audit/mcp-probes.ts) through the command a
+// The MCP-door probes of `afp audit money` (src/audit/probes/mcp-probes.ts) through the command a
 // user runs, against real loopback serves whose /mcp is the MCP SDK's own server: the deployed
 // stand-in with the deployment's two MCP flaws (DEPLOYED.md §3, §4: claim_faucet skips the per-IP
 // cooldown, release_escrow credits nobody) is found out, with evidence and a curl line that keeps

@@ -8,10 +8,10 @@
 // margin and liquidation price against the formulas, moves the manual clock until a position is
 // liquidated and sees `trading-liquidation-as-close` hand the margin back; elsewhere it does not measure.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/live/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
-import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
+import { runMoneyProbes } from '../../src/audit/probes/money-probes.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession } from '../../src/live/live-session.ts';

@@ -1,4 +1,4 @@
-// The pot probes of `afp audit money` (src/live/audit/pot-probes.ts) through the command a user
+// The pot probes of `afp audit money` (src/audit/probes/pot-probes.ts) through the command a user
 // runs, against real loopback serves: a tournament's prize pool must come from its creator, and a
 // challenge must cost the two agents exactly the cut the target states. The deployed stand-in
 // with the real casino's two defects (spec/NOTES.md: the pool minted, a losing challenger charged

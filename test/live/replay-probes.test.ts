@@ -6,11 +6,11 @@
 // deployed dialect tries the client-picked nonce too (its `casino.draw-at` row) and afp's deployed
 // casino refuses it.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/live/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
-import { runReplayProbes, type ReplayProbeResult } from '../../src/live/audit/replay-probes.ts';
+import { runReplayProbes, type ReplayProbeResult } from '../../src/audit/probes/replay-probes.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession } from '../../src/live/live-session.ts';

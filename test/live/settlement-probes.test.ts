@@ -10,12 +10,12 @@
 // documents' style B (expires_in 1 s) is observed within the budget, the deployment's 1 h + 5 min
 // sweep and the 48 h window are skipped with the reason, before any escrow is created.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/live/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
-import { runSettlementProbes, type SettlementResult } from '../../src/live/audit/settlement-probes.ts';
-import { timePassageOf } from '../../src/live/audit/time-passage.ts';
+import { runSettlementProbes, type SettlementResult } from '../../src/audit/probes/settlement-probes.ts';
+import { timePassageOf } from '../../src/audit/probes/time-passage.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession } from '../../src/live/live-session.ts';

@@ -5,7 +5,7 @@
 // beyond loopback draws and prints a seed (the server is reached on 127.0.0.1 and closed at once).
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/serve.ts';
-import { discoverTarget } from '../../src/client/target.ts';
+import { discoverTarget } from '../../src/live/afp-mounts.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES, type TrustedProxies } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';

@@ -1,7 +1,8 @@
 // The layer check (`npm run layers`, .dependency-cruiser.cjs) bites: an import from an inner
 // layer to an outer one, a folder outside every layer and a cycle of value imports each fail it
 // with a non-zero exit, in a temp copy of the config over a few files written for the purpose (so
-// a crash cannot leave a bad import in the tree); so does a cycle closed by a type-only import.
+// a crash cannot leave a bad import in the tree); so does a cycle closed by a type-only import, and
+// an import up from src/audit/edge/ (a layer inside a later one's folder) to the rest of src/audit/.
 // And the config's layers are docs/layout.md's list, in the same order.
 // Why in-process: dependency-cruiser's own API (the config read as the CLI reads it, the `err`
 // reporter the CLI prints, its exit code) cruises each small tree in milliseconds, where a child
@@ -80,6 +81,29 @@ describe('the layer check', () => {
     const run = await cruise(dir);
     expect(run.output).toContain('layer-sim: src/sim/runner.ts → agents/kit.ts');
     expect(run.status).not.toBe(0);
+  });
+
+  test("places the audit wing's maths low and the rest of src/audit/ after live", async () => {
+    const low = await cruise(
+      tree({
+        'src/audit/edge/sprt.ts': 'export const ALPHA = 0.01;\n',
+        'src/audit/edge/bound.ts': "import { ALPHA } from './sprt.ts';\nexport const beta = ALPHA * 2;\n",
+        'src/report/edges.ts': "import { ALPHA } from '../audit/edge/sprt.ts';\nexport const shown = `${ALPHA}`;\n",
+        'src/audit/live/run.ts': "import { shown } from '../../report/edges.ts';\nexport const line = shown;\n",
+      }),
+    );
+    expect(low.output).toContain('no dependency violations found');
+    expect(low.status).toBe(0);
+    const up = await cruise(
+      tree({
+        'src/audit/live/run.ts': 'export const RUNS = 1;\n',
+        'src/report/edges.ts': "import { RUNS } from '../audit/live/run.ts';\nexport const runs = RUNS;\n",
+        'src/audit/edge/sprt.ts': "import { RUNS } from '../live/run.ts';\nexport const alpha = RUNS / 100;\n",
+      }),
+    );
+    expect(up.output).toContain('layer-report: src/report/edges.ts → src/audit/live/run.ts');
+    expect(up.output).toContain('layer-audit-maths: src/audit/edge/sprt.ts → src/audit/live/run.ts');
+    expect(up.status).not.toBe(0);
   });
 
   test('fails on a folder of src/ that is in no layer', async () => {

@@ -11,13 +11,13 @@
  * (a serve shared beyond loopback answers them only with it: src/server/admin-access.ts). A bad or missing setting aborts the test
  * with the reason (k6's exec.test.abort), before any load.
  * A serve whose mounts announce the deployed dialect is refused as `afp load` refuses it (the same
- * reading of /_afp/mounts and the same message: src/live/served-dialects.ts): the agents speak the
+ * reading of /_afp/mounts and the same message: src/live/afp-mounts.ts): the agents speak the
  * documents' styles only, and every registration would fail.
  */
 import type { MountUrls } from '../../client/transport.ts';
 import type { K6SetupData } from './k6-agent-run.ts';
 import { missingMounts, type K6Http } from './k6-transport.ts';
-import { deployedDialectRefusal, servedDialects } from '../../live/served-dialects.ts';
+import { deployedDialectRefusal, mountField, servedDialects } from '../../live/afp-mounts.ts';
 import { ADMIN_TOKEN_ENV, adminHeaders } from '../../client/admin-token.ts';
 
 export interface K6SetupApi {
@@ -48,7 +48,6 @@ export async function k6Setup(api: K6SetupApi): Promise<K6SetupData> {
   if (!RUN_TAG.test(runTag)) api.abort('AFP_RUN_ID must be 1 to 16 characters of A-Z a-z 0-9 _ .');
   const adminToken = api.env(ADMIN_TOKEN_ENV) ?? null;
   const mounts = await get(api, `${target}/_afp/mounts`, adminToken);
-  const announced = mounts.status === 200 ? recordOf(recordOf(mounts.body)['mounts']) : {};
   if (mounts.status === 200) {
     const deployed = Object.entries(servedDialects(mounts.body))
       .filter(([, dialect]) => dialect === 'deployed')
@@ -57,7 +56,8 @@ export async function k6Setup(api: K6SetupApi): Promise<K6SetupData> {
   }
   const urls: MountUrls = { api: target };
   for (const mount of STYLE_A_MOUNTS) {
-    const value = api.env(`AFP_TARGET_${mount.toUpperCase()}`) ?? announced[mount];
+    const announced = mounts.status === 200 ? mountField(mounts.body, mount) : undefined;
+    const value = api.env(`AFP_TARGET_${mount.toUpperCase()}`) ?? announced;
     if (typeof value === 'string' && /^https?:\/\//.test(value)) urls[mount] = value.replace(/\/+$/, '');
   }
   const missing = api.needs.filter((mount) => urls[mount as keyof MountUrls] === undefined);

@@ -13,11 +13,17 @@
  * refused with afp load's words (the agents speak the documents' styles only).
  * Bounded: at most one request of RESOLVE_TIMEOUT_MS (a target file on an afp serve: the same one).
  */
-import { announcedMounts, readMounts, targetUrlError } from '../../client/target.ts';
+import { targetUrlError } from '../../client/target.ts';
 import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { RESOLVE_TIMEOUT_MS, resolveTarget } from '../../live/resolve-target.ts';
-import { deployedDialectRefusal, servedDialects } from '../../live/served-dialects.ts';
+import {
+  announcedApi,
+  announcedMounts,
+  deployedDialectRefusal,
+  readMounts,
+  servedDialects,
+} from '../../live/afp-mounts.ts';
 import { loadMounts } from '../../load/load-run.ts';
 
 export type K8sUrls = { readonly api: string; readonly services: Readonly<Partial<Record<ServiceName, string>>> };
@@ -69,13 +75,6 @@ async function serveUrls(url: string): Promise<Learnt> {
       return { ok: true, urls: { ...announcedMounts(answer.body), api: announcedApi(answer.body) ?? answer.api } };
     }
   }
-}
-
-/** The api mount the serve announces (its --public-url, or the caller's Host), normalized; null when none. */
-function announcedApi(body: unknown): string | null {
-  const mounts = typeof body === 'object' && body !== null ? (body as { mounts?: unknown }).mounts : undefined;
-  const api = typeof mounts === 'object' && mounts !== null ? (mounts as { api?: unknown }).api : undefined;
-  return typeof api === 'string' && targetUrlError(api) === null ? api.replace(/\/+$/, '') : null;
 }
 
 async function fileUrls(file: string): Promise<Learnt> {

@@ -18,7 +18,7 @@
  * check a body's fields still count.
  * Non-goals: sending (probe-url.ts); choosing between URLs (probe-target.ts).
  */
-import { announcedMounts } from '../../client/target.ts';
+import { announcedMounts, mountUrlsNamed } from '../afp-mounts.ts';
 import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { FAULT_SERVICES as SERVICES } from '../../sim/scenario-schema.ts';
@@ -123,12 +123,7 @@ function tagDialect(service: ServiceName, style: unknown): DialectName | null {
 
 /** Whether the mounts answer `body` names `url` among the serve's own addresses (the `api` mount too). */
 function namesItself(body: unknown, url: string): boolean {
-  const mounts = record(record(body)?.['mounts']);
-  if (mounts === undefined) return false;
-  return Object.values(mounts).some((value) => {
-    const named = typeof value === 'string' ? value : record(value)?.['url'];
-    return typeof named === 'string' && URL.canParse(named) && normalizeServiceUrl(named) === url;
-  });
+  return mountUrlsNamed(body).some((named) => URL.canParse(named) && normalizeServiceUrl(named) === url);
 }
 
 /** Whether `observation` answers as `marker` says it does where the marker holds. */

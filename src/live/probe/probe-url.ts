@@ -14,7 +14,7 @@
  * Non-goals: deciding anything (classify.ts).
  */
 import { adminHeaders, adminTokenFromEnvironment } from '../../client/admin-token.ts';
-import { runBounded } from '../../audit/live-target.ts';
+import { runBounded } from '../deadline.ts';
 import { httpTransport } from '../../client/http-transport.ts';
 import { currentAnswerBytesMax } from '../../client/answer-limits.ts';
 import { announcedLimit, type AnnouncedLimit } from '../announced-limit.ts';

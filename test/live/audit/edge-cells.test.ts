@@ -3,17 +3,17 @@
 // show the same cells, built once by edge-cells.ts. Pure: verdicts from judgeVariant over tallies
 // made here (or, for the published tier, as the audit states them), no sockets.
 import { describe, expect, test } from 'vitest';
-import type { EdgeAuditResult } from '../../../src/live/audit/edge-audit.ts';
-import { EDGE_CELL_KEYS, edgeCells, NO_BOUND, type EdgeCells } from '../../../src/live/audit/edge-cells.ts';
-import { recordEdgeFindings } from '../../../src/live/audit/edge-findings.ts';
+import type { EdgeAuditResult } from '../../../src/audit/live/edge-audit.ts';
+import { EDGE_CELL_KEYS, edgeCells, NO_BOUND, type EdgeCells } from '../../../src/audit/live/edge-cells.ts';
+import { recordEdgeFindings } from '../../../src/audit/live/edge-findings.ts';
 import {
   edgeReportTable,
   renderEdgeAuditCsv,
   renderEdgeAuditJson,
   renderEdgeAuditTable,
-} from '../../../src/live/audit/edge-table.ts';
-import type { VariantOutcome } from '../../../src/live/audit/variant-outcome.ts';
-import { AFP_SCHEME } from '../../../src/live/fairness/afp-scheme.ts';
+} from '../../../src/audit/live/edge-table.ts';
+import type { VariantOutcome } from '../../../src/audit/live/variant-outcome.ts';
+import { AFP_SCHEME } from '../../../src/audit/fairness/afp-scheme.ts';
 import { FindingsCollector } from '../../../src/live/finding.ts';
 import { renderFindingsHtml } from '../../../src/live/report/findings-html.ts';
 import { htmlEdgeRows, parseCsv, TERMINAL_KEYS, terminalRows } from './edge-outputs.ts';

@@ -1,13 +1,13 @@
-// The plan and ETA the live house-edge audit prints before its first bet (src/live/audit/edge-eta.ts):
+// The plan and ETA the live house-edge audit prints before its first bet (src/audit/live/edge-eta.ts):
 // the calls the bets take (batches of 20 and, where single bets have their own pace, a share of the
 // bets alone; video-poker hands; a rotation per phase of 200),
 // the limits it paces under, and the time those limits give — exact arithmetic on the pacing slots
 // LiveSession keeps (60 s / N + 1 ms per call).
 import { describe, expect, test } from 'vitest';
-import { groupBets, sentAlone, singleBetShare } from '../../../src/live/audit/edge-audit.ts';
-import { auditEta } from '../../../src/live/audit/edge-eta.ts';
-import { planVariants } from '../../../src/live/audit/edge-plan.ts';
-import { AFP_SCHEME } from '../../../src/live/fairness/afp-scheme.ts';
+import { groupBets, sentAlone, singleBetShare } from '../../../src/audit/live/edge-audit.ts';
+import { auditEta } from '../../../src/audit/live/edge-eta.ts';
+import { planVariants } from '../../../src/audit/live/edge-plan.ts';
+import { AFP_SCHEME } from '../../../src/audit/fairness/afp-scheme.ts';
 
 const DEPLOYED_LIMITS = {
   'casino.bet': { perMinute: 60 },

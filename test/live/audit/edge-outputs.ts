@@ -2,7 +2,7 @@
 // terminal's table, edges.csv, and findings.html's edge table (edges.json is JSON.parse), so the
 // tests can hold them equal cell by cell. Shared by the unit test and the in-process one.
 import { expect } from 'vitest';
-import { EDGE_CELL_KEYS } from '../../../src/live/audit/edge-cells.ts';
+import { EDGE_CELL_KEYS } from '../../../src/audit/live/edge-cells.ts';
 
 export const TERMINAL_KEYS = EDGE_CELL_KEYS.filter((key) => key !== 'word' && key !== 'detail');
 

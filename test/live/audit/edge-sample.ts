@@ -1,12 +1,12 @@
 // Live house-edge audit results made by hand for the tests of its outputs (edge-cells.ts): a coin
 // flip's variants in each tier, their verdicts from judgeVariant over tallies made here (the
 // published tier as the audit states it). Pure: no sockets, no clock.
-import { ReturnTally } from '../../../src/audit/edge-statistics.ts';
+import { ReturnTally } from '../../../src/audit/edge/edge-statistics.ts';
 import { ratio } from '../../../src/core/ratio.ts';
-import type { EdgeAuditResult } from '../../../src/live/audit/edge-audit.ts';
-import { TierTrack } from '../../../src/live/audit/edge-tier.ts';
-import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from '../../../src/live/audit/edge-verdict.ts';
-import type { VariantOutcome } from '../../../src/live/audit/variant-outcome.ts';
+import type { EdgeAuditResult } from '../../../src/audit/live/edge-audit.ts';
+import { TierTrack } from '../../../src/audit/live/edge-tier.ts';
+import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from '../../../src/audit/live/edge-verdict.ts';
+import type { VariantOutcome } from '../../../src/audit/live/variant-outcome.ts';
 
 /** A coin flip paying 1.99× on one side of two: an edge of 0.5%, its top payout the bound on returns. */
 export const COIN_LAW = [

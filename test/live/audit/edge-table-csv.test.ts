@@ -1,12 +1,12 @@
-// The live house-edge audit's edges.csv (src/live/audit/edge-table.ts): the same snake_case header
+// The live house-edge audit's edges.csv (src/audit/live/edge-table.ts): the same snake_case header
 // whatever the result, one figure per column in one format (edges as fractions with 8 decimals,
 // "" where a figure does not exist), then the texts the terminal's table shows (`shown_*`, edge-cells.ts).
 import { describe, expect, test } from 'vitest';
-import type { EdgeAuditResult } from '../../../src/live/audit/edge-audit.ts';
-import type { VariantOutcome } from '../../../src/live/audit/variant-outcome.ts';
-import { renderEdgeAuditCsv, renderEdgeAuditTable } from '../../../src/live/audit/edge-table.ts';
-import { TierTrack } from '../../../src/live/audit/edge-tier.ts';
-import type { VariantVerdict } from '../../../src/live/audit/edge-verdict.ts';
+import type { EdgeAuditResult } from '../../../src/audit/live/edge-audit.ts';
+import type { VariantOutcome } from '../../../src/audit/live/variant-outcome.ts';
+import { renderEdgeAuditCsv, renderEdgeAuditTable } from '../../../src/audit/live/edge-table.ts';
+import { TierTrack } from '../../../src/audit/live/edge-tier.ts';
+import type { VariantVerdict } from '../../../src/audit/live/edge-verdict.ts';
 
 const HEADER =
   'game,variant,edge_source,edge,edge_low,edge_high,bets,verified,followed_rule,followed_mapping,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,unobserved_probability,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets,shown_game,shown_variant,shown_source,shown_edge,shown_interval,shown_bets,shown_advertised,shown_word,shown_verdict,shown_detail';

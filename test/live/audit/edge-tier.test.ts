@@ -1,4 +1,4 @@
-// The live house-edge audit's tiers (src/live/audit/edge-tier.ts, observed-table.ts, edge-verdict.ts)
+// The live house-edge audit's tiers (src/audit/live/edge-tier.ts, observed-table.ts, edge-verdict.ts)
 // fed with verified bets, as the audit feeds them: bets replayed and checked by the real fairness
 // schemes (afp's and the deployed one, through the FairnessScheme interface only), then altered the
 // way a target would alter them — another payout table (observed), another draw mapping (empirical),
@@ -6,21 +6,21 @@
 // gross deviation (a negative edge, 99% where a few points are advertised) is decided within 50 bets.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { ReturnTally } from '../../../src/audit/edge-statistics.ts';
+import { ReturnTally } from '../../../src/audit/edge/edge-statistics.ts';
 import type { JsonObject, JsonValue } from '../../../src/core/errors.ts';
 import { ratio, ratioToNumber, type Ratio } from '../../../src/core/ratio.ts';
-import { creditContradiction, paidMultiplier, TierTrack, payoutFieldsOf } from '../../../src/live/audit/edge-tier.ts';
-import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from '../../../src/live/audit/edge-verdict.ts';
-import { AFP_SCHEME } from '../../../src/live/fairness/afp-scheme.ts';
-import { DEPLOYED_SCHEME } from '../../../src/live/fairness/deployed-scheme.ts';
-import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../../../src/live/fairness/scheme.ts';
+import { creditContradiction, paidMultiplier, TierTrack, payoutFieldsOf } from '../../../src/audit/live/edge-tier.ts';
+import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from '../../../src/audit/live/edge-verdict.ts';
+import { AFP_SCHEME } from '../../../src/audit/fairness/afp-scheme.ts';
+import { DEPLOYED_SCHEME } from '../../../src/audit/fairness/deployed-scheme.ts';
+import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../../../src/audit/fairness/scheme.ts';
 import { DrawStream } from '../../../src/services/casino/fair/draw-stream.ts';
 import { findGame } from '../../../src/services/casino/games/index.ts';
 import { FindingsCollector } from '../../../src/live/finding.ts';
-import type { EdgeAuditResult } from '../../../src/live/audit/edge-audit.ts';
-import type { VariantOutcome } from '../../../src/live/audit/variant-outcome.ts';
-import { recordEdgeFindings } from '../../../src/live/audit/edge-findings.ts';
-import { recordVerification, selfContradiction } from '../../../src/live/audit/verification-findings.ts';
+import type { EdgeAuditResult } from '../../../src/audit/live/edge-audit.ts';
+import type { VariantOutcome } from '../../../src/audit/live/variant-outcome.ts';
+import { recordEdgeFindings } from '../../../src/audit/live/edge-findings.ts';
+import { recordVerification, selfContradiction } from '../../../src/audit/live/verification-findings.ts';
 
 const SEED = 'ab'.repeat(32);
 const SEED_HASH = createHash('sha256').update(SEED).digest('hex');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
 import type { JsonObject } from '../../../src/core/errors.ts';
-import { lawEdge } from '../../../src/live/audit/edge-verdict.ts';
+import { lawEdge } from '../../../src/audit/live/edge-verdict.ts';
 import type { DeployedCasinoRules } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { deployedRuleTable } from '../../../src/services/casino/deployed/deployed-rule-table.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';

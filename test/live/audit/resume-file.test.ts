@@ -1,4 +1,4 @@
-// The resume file of `afp audit money --include-slow --resume-file FILE` (src/live/audit/resume-file.ts):
+// The resume file of `afp audit money --include-slow --resume-file FILE` (src/audit/probes/resume-file.ts):
 // written whole with mode 0600 and read back field for field; and read strictly — a file over its
 // byte limit, not JSON, of another version, for another target or dialect, or with a field missing
 // or of the wrong kind is refused with one line naming what is wrong (the CLI exits 2 with it).
@@ -12,7 +12,7 @@ import {
   RESUME_BYTES_MAX,
   writeResumeFile,
   type ResumeDocument,
-} from '../../../src/live/audit/resume-file.ts';
+} from '../../../src/audit/probes/resume-file.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-resume-file-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));

@@ -23,7 +23,7 @@ import type { JsonObject } from '../../../src/core/errors.ts';
 import type { Chance } from '../../../src/services/casino/games/game.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
-import { advertisedTolerance, judgeRange, lawEdge } from '../../../src/live/audit/edge-verdict.ts';
+import { advertisedTolerance, judgeRange, lawEdge } from '../../../src/audit/live/edge-verdict.ts';
 import {
   PUBLISHED_DEPLOYED_RULES,
   withRuleOverrides,
@@ -39,7 +39,7 @@ const SEED = Number(process.env['AFP_PROPERTY_SEED'] ?? 40);
 const BETS_PER_VARIANT = 150;
 /**
  * An empirical range is a 99% interval valid for any law of returns up to the table's top payout
- * (audit/bounded-mean.ts): the wheel plays as many bets as any game, and the check holds the true
+ * (audit/edge/bounded-mean.ts): the wheel plays as many bets as any game, and the check holds the true
  * edge to the stated range itself. A normal interval from the sample's spread needed 400 wheel
  * bets and a range widened to 99.9% here, and still called a working wheel broken in CI.
  */

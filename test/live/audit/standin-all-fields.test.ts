@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
-import { documentVariants } from '../../../src/live/fairness/document-variants.ts';
+import { documentVariants } from '../../../src/audit/fairness/document-variants.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';

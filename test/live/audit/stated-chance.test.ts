@@ -8,7 +8,7 @@ import {
   recordStatedChance,
   StatedChanceTally,
   statedPrecision,
-} from '../../../src/live/audit/stated-chance.ts';
+} from '../../../src/audit/live/stated-chance.ts';
 import type { Chance } from '../../../src/services/casino/games/game.ts';
 
 const LAW: readonly Chance[] = [

@@ -4,17 +4,17 @@
 // problem, the same multiplier — before and after tampering, and with the parameters read back from
 // the result record; its laws are the game modules'.
 import { describe, expect, test } from 'vitest';
-import { verifyWireBet } from '../../../src/audit/verify-wire-bet.ts';
-import { parseAuditTrail, type WireBet } from '../../../src/audit/wire-bet.ts';
+import { verifyWireBet } from '../../../src/audit/fairness/verify-wire-bet.ts';
+import { parseAuditTrail, type WireBet } from '../../../src/audit/fairness/wire-bet.ts';
 import type { AfpClient } from '../../../src/client/client.ts';
 import { toNumber, usdc } from '../../../src/core/money.ts';
 import { GAMES, gameById } from '../../../src/services/casino/games/index.ts';
 import type { GameId } from '../../../src/services/casino/games/game.ts';
-import { AFP_SCHEME } from '../../../src/live/fairness/afp-scheme.ts';
-import { DEPLOYED_SCHEME } from '../../../src/live/fairness/deployed-scheme.ts';
-import { VIDEO_POKER_OPTIMAL_WIRE } from '../../../src/live/fairness/document-variants.ts';
-import type { SchemeBet, SchemeVerdict } from '../../../src/live/fairness/scheme.ts';
-import { schemeByName } from '../../../src/live/fairness/schemes.ts';
+import { AFP_SCHEME } from '../../../src/audit/fairness/afp-scheme.ts';
+import { DEPLOYED_SCHEME } from '../../../src/audit/fairness/deployed-scheme.ts';
+import { VIDEO_POKER_OPTIMAL_WIRE } from '../../../src/audit/fairness/document-variants.ts';
+import type { SchemeBet, SchemeVerdict } from '../../../src/audit/fairness/scheme.ts';
+import { schemeByName } from '../../../src/audit/fairness/schemes.ts';
 import { inProcessSetup } from '../../client/fixtures.ts';
 
 const asSchemeBet = (bet: WireBet): SchemeBet => ({

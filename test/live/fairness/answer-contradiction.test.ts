@@ -1,7 +1,7 @@
 // deployedAnswerContradiction: an answer's own facts against its own outcome and payout, for the
 // games the live test does not rewrite; facts only (a label's wording or case is never one).
 import { describe, expect, test } from 'vitest';
-import { deployedAnswerContradiction } from '../../../src/live/fairness/deployed/answer-contradiction.ts';
+import { deployedAnswerContradiction } from '../../../src/audit/fairness/deployed/answer-contradiction.ts';
 
 const won = (multiplier: number) => ({ won: multiplier > 0, multiplier });
 

@@ -7,7 +7,7 @@
 // rule does not give the declared RTP the test says by how much (the audit reports it).
 import { describe, expect, test } from 'vitest';
 import { add, expectation, ratio, ratioToNumber, ZERO, type Ratio } from '../../../src/core/ratio.ts';
-import { DEPLOYED_SCHEME, deployedHasLaw } from '../../../src/live/fairness/deployed-scheme.ts';
+import { DEPLOYED_SCHEME, deployedHasLaw } from '../../../src/audit/fairness/deployed-scheme.ts';
 import type { JsonObject } from '../../../src/core/errors.ts';
 
 const WORDS = 2n ** 32n;

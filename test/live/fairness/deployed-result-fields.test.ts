@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { JsonObject } from '../../../src/core/errors.ts';
-import { DEPLOYED_SCHEME } from '../../../src/live/fairness/deployed-scheme.ts';
-import type { SchemeBet } from '../../../src/live/fairness/scheme.ts';
+import { DEPLOYED_SCHEME } from '../../../src/audit/fairness/deployed-scheme.ts';
+import type { SchemeBet } from '../../../src/audit/fairness/scheme.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { hmacHex } from '../../../src/services/casino/deployed/deployed-roll.ts';
 import { deployedRuleTable } from '../../../src/services/casino/deployed/deployed-rule-table.ts';

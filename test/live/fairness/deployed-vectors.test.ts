@@ -9,8 +9,8 @@ import { describe, expect, test } from 'vitest';
 import type { JsonObject, JsonValue } from '../../../src/core/errors.ts';
 import { parseDecimal } from '../../../src/core/money.ts';
 import { ratioFromDecimal, ratioText, ZERO, type Ratio } from '../../../src/core/ratio.ts';
-import { DEPLOYED_SCHEME } from '../../../src/live/fairness/deployed-scheme.ts';
-import type { SchemeBet, SchemeVerdict } from '../../../src/live/fairness/scheme.ts';
+import { DEPLOYED_SCHEME } from '../../../src/audit/fairness/deployed-scheme.ts';
+import type { SchemeBet, SchemeVerdict } from '../../../src/audit/fairness/scheme.ts';
 import { GAME_IDS } from '../../../src/services/casino/games/game.ts';
 
 const SEED = createHash('sha256').update('afp deployed vectors').digest('hex');

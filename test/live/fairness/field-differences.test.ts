@@ -2,7 +2,7 @@
 // differ only in letter case, and a list of one-character strings and their join as one value (the
 // wire's encoding is the target's dialect); any other difference stays one.
 import { describe, expect, test } from 'vitest';
-import { compareResult } from '../../../src/live/fairness/field-differences.ts';
+import { compareResult } from '../../../src/audit/fairness/field-differences.ts';
 
 describe('compareResult', () => {
   test('"1" and 1, "10" and 10 in a list, and an unordered list of number strings are the same values', () => {

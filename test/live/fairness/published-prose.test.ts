@@ -8,7 +8,7 @@ import {
   keyNames,
   statementFor,
   type EdgeStatement,
-} from '../../../src/live/fairness/published-prose.ts';
+} from '../../../src/audit/fairness/published-prose.ts';
 
 const edges = (value: Parameters<typeof readEdgeProse>[0]): EdgeStatement[] => {
   const reading = readEdgeProse(value);

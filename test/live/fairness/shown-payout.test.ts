@@ -1,12 +1,12 @@
-// A payout shown rounded (the deployment's amount_won, 2 dp: src/live/fairness/shown-payout.ts):
+// A payout shown rounded (the deployment's amount_won, 2 dp: src/audit/fairness/shown-payout.ts):
 // the credit is stake × the written multiplier and must be the rule's due; the shown figure only
 // has to agree with the credit within its rounding. So 0.01 × 1.96 shown as 0.02 is paid right,
 // while a multiplier of 2.00 where the rule says 1.96 is a wrong payout even though 0.02 is also
 // what 1.96 rounds to; a multiplier written to 6 decimals is not a wrong payout.
 import { describe, expect, test } from 'vitest';
 import { ratio } from '../../../src/core/ratio.ts';
-import { shownPayoutCheck } from '../../../src/live/fairness/shown-payout.ts';
-import type { SchemeBet } from '../../../src/live/fairness/scheme.ts';
+import { shownPayoutCheck } from '../../../src/audit/fairness/shown-payout.ts';
+import type { SchemeBet } from '../../../src/audit/fairness/scheme.ts';
 
 function bet(amountMicro: bigint, paidMicro: bigint | null, multiplier: number | null): SchemeBet {
   return {

@@ -25,8 +25,8 @@ import {
   waitForNoProcessWith,
 } from '../../report/chromium.ts';
 import { HOSTILE, sampleReport } from './fixture.ts';
-import { EDGE_CELL_KEYS, edgeCells } from '../../../src/live/audit/edge-cells.ts';
-import { edgeReportTable } from '../../../src/live/audit/edge-table.ts';
+import { EDGE_CELL_KEYS, edgeCells } from '../../../src/audit/live/edge-cells.ts';
+import { edgeReportTable } from '../../../src/audit/live/edge-table.ts';
 import { sampleEdgeAudit } from '../audit/edge-sample.ts';
 
 const WINDOW = { width: 1280, height: 1400 } as const;

@@ -1,14 +1,14 @@
 // The house-edge audit's renderings: the same seed gives the same bytes (table, CSV, JSON); the
 // table's columns and the CSV header are pinned; JSON carries exact edges and the points.
 import { describe, expect, it } from 'vitest';
-import { simulateHouseEdge } from '../../../src/audit/edge-simulation.ts';
+import { simulateHouseEdge } from '../../../src/audit/edge/edge-simulation.ts';
 import {
   edgeJson,
   integerDigits,
   renderEdgeCsv,
   renderEdgeJson,
   renderEdgeTable,
-} from '../../../src/report/audit/edge-table.ts';
+} from '../../../src/audit/report/edge-table.ts';
 import { ratio } from '../../../src/core/ratio.ts';
 import { coinFixture, heavyFixture } from '../../audit/edge-fixtures.ts';
 

@@ -6,7 +6,7 @@
  * `explorer`, send exactly `{tx_hash, chain, from, to, amount, explorer}`, the swap's eight fields.
  * Where the deployment and the documents disagree on a rule (§6's table: 201 vs 200, the default
  * chain, symbols in swaps, the swap window, styles A/B not served), afp measures it
- * (src/live/audit/wallet-probes.ts) and judges it by a documented rule; never assumed here.
+ * (src/audit/probes/wallet-probes.ts) and judges it by a documented rule; never assumed here.
  */
 import { row, type DialectTable } from '../dialect.ts';
 import { walletReaders, WALLET_REQUESTS } from '../documents/wallet.ts';

@@ -7,7 +7,7 @@
  *
  * Draws: leg i reads `"<client seed>:<nonce>"` where the client seed is the leg's own
  * `params.client_seed`, else the `client_seed` a verified leg's record states (the default its
- * target worked out; live/fairness/deployed/parlay-legs.ts: never sent by a player, the route
+ * target worked out; audit/fairness/deployed/parlay-legs.ts: never sent by a player, the route
  * passes only `{ game, params }`), else the bet's (the stand-in's default `parlay_<ms>`), and the nonce is the
  * leg's recorded `nonce`, else the bet's nonce + i. A placed parlay hands its first taken nonce in and
  * records every leg's nonce; a verification reads the recorded nonces back (the stored bet's own

@@ -1,5 +1,5 @@
 // The deployed parlay's rule (services/casino/deployed/parlay-rule.ts) and its self-contradiction
-// check (live/fairness/deployed/parlay-contradiction.ts), without sockets: each leg is its own
+// check (audit/fairness/deployed/parlay-contradiction.ts), without sockets: each leg is its own
 // game's play on its own nonce; the law is the product of the legs' win chances at the one combined
 // multiplier round2(Π × 0.90); an answer whose all_won, legs_won or payout deny its legs is named.
 import { describe, expect, test } from 'vitest';
@@ -8,7 +8,7 @@ import { ratio } from '../../../../src/core/ratio.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { isUnreadable, RollSource } from '../../../../src/services/casino/deployed/deployed-rule.ts';
 import { deployedRuleTable } from '../../../../src/services/casino/deployed/deployed-rule-table.ts';
-import { parlayContradiction } from '../../../../src/live/fairness/deployed/parlay-contradiction.ts';
+import { parlayContradiction } from '../../../../src/audit/fairness/deployed/parlay-contradiction.ts';
 
 const RULES = deployedRuleTable(PUBLISHED_DEPLOYED_RULES);
 const SEED = 'a'.repeat(64);
