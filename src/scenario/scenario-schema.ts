@@ -304,7 +304,7 @@ export function renderFileJsonSchema(schema: z.ZodType, title: string, descripti
   return jsonSchemaText({ ...generated, title, description });
 }
 
-/** The metadata key of a field's range text (duration.ts, probability.ts, agent-kit.ts `usdcAmount`). */
+/** The metadata key of a field's range text (duration.ts, probability.ts, agent/agent-kit.ts `usdcAmount`). */
 export const RANGE_KEY = 'x-range';
 
 /**
