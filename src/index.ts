@@ -63,8 +63,8 @@ export {
 export { AGENTS, AGENT_NAMES } from '../agents/index.ts';
 export type { SimulationResult } from './sim/runner.ts';
 
-// The runner and the scenario reader take the archetype table from their caller (src/sim sits
-// below agents/); the library fills in the shipped table, so `agents` stays optional here.
+// The runner and the scenario reader take the archetype table from their caller (src/sim and
+// src/scenario sit below agents/); the library fills in the shipped table, so `agents` stays optional here.
 type WithTable<T extends { readonly agents: unknown }> = Omit<T, 'agents'> & { readonly agents?: T['agents'] };
 /** The runner's options; `agents` defaults to AGENTS (agents/index.ts). */
 export type RunOptions = WithTable<SimRunOptions>;
