@@ -3,7 +3,10 @@
 // agent table) compiles and runs, so only a check keeps the layering true (docs/design.md "The layers, as they stand",
 // docs/layout.md "The layers, checked": the list below is that section; change both together).
 // LAYERS runs from the inside out: a file may import only from its own layer or one listed
-// BEFORE it. The order is a total order, so two folders can never import each other. Cycles:
+// BEFORE it. The order is a total order, so two folders can never import each other. A total
+// order cannot say "siblings", so two kinds of ban come on top of it: the harnesses sim, load and
+// export do not import each other (SIBLINGS: only export -> load), and agents/ stands on the agent
+// floor (AGENTS_FLOOR: src/agent/, src/scenario/ and below). Cycles:
 // none at all. A cycle of value imports makes load order matter; a cycle closed only by a
 // type-only import is two concepts leaning on each other (the usual mend: the shared type moves
 // to a file of its own that both import, as check/*/…-state.ts and client/call.ts did).
@@ -14,9 +17,12 @@ const LAYERS = [
   ['services', '^src/services/'],
   ['platform', '^src/platform/'],
   ['http', '^src/http/'],
+  ['server', '^src/server/'],
   ['client', '^src/client/'],
   ['audit-maths', '^src/audit/(edge|fairness)/'],
   ['report', '^src/report/'],
+  ['scenario', '^src/scenario/'],
+  ['agent', '^src/agent/'],
   ['sim', '^src/sim/'],
   ['live', '^src/live/'],
   ['audit', '^src/audit/'],
@@ -28,7 +34,6 @@ const LAYERS = [
   ['export', '^src/export/'],
   ['sweep', '^src/sweep/'],
   ['shrink', '^src/shrink/'],
-  ['server', '^src/server/'],
   ['cli', '^src/cli/'],
   ['index', '^src/index[.]ts$'],
 ];
@@ -51,6 +56,73 @@ function layerRules() {
   }));
 }
 
+/** The path of a layer of LAYERS, by name. */
+function layerPath(name) {
+  const layer = LAYERS.find(([inner]) => inner === name);
+  if (layer === undefined) throw new Error(`no layer ${name} in LAYERS`);
+  return layer[1];
+}
+
+/**
+ * The harnesses that drive agents sit side by side on the agent and scenario floors: the simulator,
+ * `afp load` and the k6 export share the agent runtime (src/agent/) and the scenario format
+ * (src/scenario/), never each other. One exception: the k6 export plans its arrivals with
+ * `afp load`'s executors, so export may import load (and only that way round).
+ */
+const SIBLINGS = [
+  ['sim', ['load', 'export']],
+  ['load', ['sim', 'export']],
+  ['export', ['sim']],
+];
+
+function siblingRules() {
+  return SIBLINGS.map(([name, banned]) => ({
+    name: `sibling-${name}`,
+    comment: `${name} does not import ${banned.join(' or ')}: the harnesses share src/agent/ and src/scenario/, not each other (.dependency-cruiser.cjs SIBLINGS)`,
+    severity: 'error',
+    from: { path: layerPath(name) },
+    to: { path: banned.map(layerPath) },
+  }));
+}
+
+/**
+ * An archetype is written against the agent kit and the scenario format alone: agents/ imports
+ * src/agent/, src/scenario/ and the layers below them, nothing above (the simulator, live, load…).
+ * The one exception, a file by name: the `property` archetype runs the model-based checker
+ * (src/check/) as an agent population, and check sits above live, so it cannot move below the
+ * agent floor; that file may import check, and nothing else above the floor.
+ */
+const AGENTS_FLOOR = 'agent';
+const AGENTS_CHECK_EXCEPTION = '^agents/property/property-agent[.]ts$';
+
+function agentsRules() {
+  const floor = LAYERS.findIndex(([name]) => name === AGENTS_FLOOR);
+  const above = LAYERS.slice(floor + 1).filter(([name]) => name !== 'agents');
+  // pathNot: the floor's own and lower layers stay allowed where a later pattern also matches them (audit-maths inside audit).
+  const below = LAYERS.slice(0, floor + 1).map(([, path]) => path);
+  const to = (names) => ({
+    path: above.filter(([name]) => !names.includes(name)).map(([, path]) => path),
+    pathNot: below,
+  });
+  const comment = 'agents/ imports only src/agent/, src/scenario/ and the layers below them (.dependency-cruiser.cjs';
+  return [
+    {
+      name: 'agents-on-the-agent-floor',
+      comment: `${comment} AGENTS_FLOOR)`,
+      severity: 'error',
+      from: { path: '^agents/', pathNot: AGENTS_CHECK_EXCEPTION },
+      to: to([]),
+    },
+    {
+      name: 'agents-on-the-agent-floor-property',
+      comment: `${comment} AGENTS_CHECK_EXCEPTION: the property archetype may import src/check/ too)`,
+      severity: 'error',
+      from: { path: AGENTS_CHECK_EXCEPTION },
+      to: to(['check']),
+    },
+  ];
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -62,6 +134,8 @@ module.exports = {
       to: {},
     },
     ...layerRules(),
+    ...siblingRules(),
+    ...agentsRules(),
     {
       name: 'no-value-cycle',
       comment: 'files that import each other through value imports: the order in which they load decides what works',

@@ -6,10 +6,10 @@
  * escrow scenario paid for all 23 archetypes on every start. A row's `module` is its file under
  * agents/ without extension (the k6 export bundles by it); test/agents/agent-modules.test.ts
  * checks that every row loads the very definition AGENTS holds under its name.
- * Determinism: a run looks archetypes up only by its populations' names (src/sim/agent-ring.ts),
+ * Determinism: a run looks archetypes up only by its populations' names (src/agent/agent-ring.ts),
  * so a table of those names alone runs exactly as the whole one.
  */
-import type { AnyAgentDefinition } from '../src/sim/agent.ts';
+import type { AnyAgentDefinition } from '../src/agent/agent.ts';
 
 export interface ArchetypeLoader {
   /** The archetype's file under agents/, without extension (`faucet/faucet-farmer`). */

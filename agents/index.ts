@@ -8,7 +8,7 @@
  * command that runs a scenario loads only its archetypes through archetype-loaders.ts, the table
  * of each archetype's module, so a new archetype is a row there too.
  */
-import type { AnyAgentDefinition } from '../src/sim/agent.ts';
+import type { AnyAgentDefinition } from '../src/agent/agent.ts';
 import { ARCHETYPE_LOADERS } from './archetype-loaders.ts';
 import { batchBettor } from './casino/batch-bettor.ts';
 import { challenger } from './casino/challenger.ts';

@@ -7,8 +7,8 @@
  * populations' names, so the smaller table runs exactly as the whole one.
  */
 import { loadArchetypes } from './archetype-loaders.ts';
-import type { AnyAgentDefinition } from '../src/sim/agent.ts';
-import { parseScenario } from '../src/sim/scenario.ts';
+import type { AnyAgentDefinition } from '../src/agent/agent.ts';
+import { parseScenario } from '../src/scenario/scenario.ts';
 
 /** The archetypes `text`'s populations name, as the scenario parser asks for them (unknown names left out). */
 export async function scenarioArchetypes(

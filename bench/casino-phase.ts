@@ -28,7 +28,7 @@ import { Dispatcher } from '../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
 import { Platform } from '../src/platform/platform.ts';
 import { DAILY_GAME_CAP_B } from '../src/services/casino/daily-game-cap.ts';
-import { simulatedIp } from '../src/sim/simulated-ip.ts';
+import { simulatedIp } from '../src/agent/simulated-ip.ts';
 import { measureRound, PreviousRound, type RoundResult } from './measure.ts';
 
 export type CasinoStyle = 'A' | 'B' | 'mixed';

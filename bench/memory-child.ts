@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SystemClock } from '../src/core/clock.ts';
-import { scenarioFromText } from '../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../src/agent/load-scenario.ts';
 import { runSimulation } from '../src/sim/runner.ts';
 import { collectGarbage } from './measure.ts';
 import type { MemorySize } from './memory-phase.ts';

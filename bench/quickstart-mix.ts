@@ -12,8 +12,8 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FaultWindow } from '../src/platform/platform.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../src/services/shared/config.ts';
-import type { AnyAgentDefinition } from '../src/sim/agent.ts';
-import type { Population, Scenario } from '../src/sim/scenario.ts';
+import type { AnyAgentDefinition } from '../src/agent/agent.ts';
+import type { Population, Scenario } from '../src/scenario/scenario.ts';
 import { MixRecorder } from './mix-recorder.ts';
 import type { TrafficMix } from './traffic-mix.ts';
 
@@ -42,7 +42,7 @@ export async function quickstartMix(options: {
 }): Promise<TrafficMix> {
   // A computed specifier: the archetype table may not exist yet, and tsc must not require it.
   const agentsModule = (await import(AGENTS_MODULE)) as { AGENTS: Readonly<Record<string, AnyAgentDefinition>> };
-  const { parseScenario, formatScenarioErrors } = await import('../src/sim/scenario.ts');
+  const { parseScenario, formatScenarioErrors } = await import('../src/scenario/scenario.ts');
   const { runScenario } = await import('../src/sim/runner.ts');
   const agents = agentsModule.AGENTS;
   const parsed = parseScenario(await readFile(QUICKSTART_FILE, 'utf8'), {

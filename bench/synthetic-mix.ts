@@ -16,7 +16,7 @@ import { Rng } from '../src/core/rng.ts';
 import { Scheduler } from '../src/core/scheduler.ts';
 import { Dispatcher } from '../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
-import { simulatedIp } from '../src/sim/simulated-ip.ts';
+import { simulatedIp } from '../src/agent/simulated-ip.ts';
 import { MixRecorder } from './mix-recorder.ts';
 import { freshPlatform, type TrafficMix } from './traffic-mix.ts';
 

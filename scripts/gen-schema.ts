@@ -1,5 +1,5 @@
 // Writes the editor JSON Schemas of afp's YAML files from the same zod schemas that validate them:
-// schemas/scenario.schema.json (src/sim/scenario-schema.ts), schemas/target.schema.json
+// schemas/scenario.schema.json (src/scenario/scenario-schema.ts), schemas/target.schema.json
 // (src/live/target-schema.ts) and schemas/deployed-rules.schema.json (src/cli/deployed-rules-schema.ts). The bytes are stable (sorted keys, 2-space indent, trailing
 // newline), so a committed file changes only when its schema does; test/sim/scenario.test.ts and
 // test/live/target-file.test.ts and test/cli/deployed-rules-file.test.ts fail when a committed file is stale.
@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderTargetJsonSchema } from '../src/live/target-schema.ts';
 import { renderDeployedRulesJsonSchema } from '../src/cli/deployed-rules-schema.ts';
-import { renderScenarioJsonSchema } from '../src/sim/scenario-schema.ts';
+import { renderScenarioJsonSchema } from '../src/scenario/scenario-schema.ts';
 import { ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../agents/index.ts';
 
 const SCHEMAS: ReadonlyArray<{ readonly file: string; readonly render: () => string }> = [

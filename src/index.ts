@@ -6,14 +6,14 @@
  */
 import { AGENTS } from '../agents/index.ts';
 import type { RunRecord } from './report/run-record.ts';
-import { scenarioFromText as scenarioFromTable } from './sim/load-scenario.ts';
+import { scenarioFromText as scenarioFromTable } from './agent/load-scenario.ts';
 import {
   runScenario as runScenarioWith,
   runSimulation as runSimulationWith,
   type RunOptions as SimRunOptions,
   type SimulationResult,
 } from './sim/runner.ts';
-import type { Scenario } from './sim/scenario.ts';
+import type { Scenario } from './scenario/scenario.ts';
 
 // Money: bigint micro-USDC (1 USDC = 1,000,000), as every amount in afp.
 export { formatDecimal, parseDecimal, usdc, MICRO_PER_USDC, type Micro } from './core/money.ts';
@@ -60,12 +60,12 @@ export {
   type ScenarioError,
   type ScenarioResult,
   type ParseScenarioOptions,
-} from './sim/scenario.ts';
+} from './scenario/scenario.ts';
 export { AGENTS, AGENT_NAMES } from '../agents/index.ts';
 export type { SimulationResult } from './sim/runner.ts';
 
-// The runner and the scenario reader take the archetype table from their caller (src/sim sits
-// below agents/); the library fills in the shipped table, so `agents` stays optional here.
+// The runner and the scenario reader take the archetype table from their caller (src/sim and
+// src/scenario sit below agents/); the library fills in the shipped table, so `agents` stays optional here.
 type WithTable<T extends { readonly agents: unknown }> = Omit<T, 'agents'> & { readonly agents?: T['agents'] };
 /** The runner's options; `agents` defaults to AGENTS (agents/index.ts). */
 export type RunOptions = WithTable<SimRunOptions>;

@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import type { CasinoBody } from '../../src/client/casino-client.ts';
 import { ERROR_STATUS } from '../../src/core/errors.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,
   HOUR_MS,
@@ -26,7 +26,7 @@ import {
   reportUnexpected,
   RETRY_MS,
   usdcAmount,
-} from '../../src/sim/agent-kit.ts';
+} from '../../src/agent/agent-kit.ts';
 import {
   BROKE_MAX,
   checkAmount,
@@ -36,9 +36,9 @@ import {
   refusedOutcome,
   type BetOutcome,
   type CasinoMemory,
-} from '../../src/sim/casino-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+} from '../../src/agent/casino-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 
 export const BATCH_SIZE_MAX = 20;
 

@@ -2,7 +2,7 @@
  * Archetype `challenger`: challenges other agents of the population and answers the challenges
  * it receives. Every `every` it reads its pending challenges (GET /challenges), accepts each
  * incoming one with chance `accept` and declines the others, then challenges an agent of
- * archetype `target` found in the agent directory (src/sim/agent-directory.ts; never itself).
+ * archetype `target` found in the agent directory (src/agent/agent-directory.ts; never itself).
  *
  * Checks (reported when broken): an accepted challenge is resolved with one of the two agents as
  * the winner, paid both stakes minus the house cut (2%, rounded up to the micro); a declined one
@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import type { ApiResult } from '../../src/client/client.ts';
 import type { CasinoBody } from '../../src/client/casino-client.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,
   HOUR_MS,
@@ -24,10 +24,10 @@ import {
   reportUnexpected,
   RETRY_MS,
   usdcAmount,
-} from '../../src/sim/agent-kit.ts';
-import { freshCasinoMemory, type CasinoMemory } from '../../src/sim/casino-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+} from '../../src/agent/agent-kit.ts';
+import { freshCasinoMemory, type CasinoMemory } from '../../src/agent/casino-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 
 /** casino.md: the winner receives both stakes minus a 2% house cut. */
 const HOUSE_CUT_BPS = 200n;

@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { parseAuditTrail } from '../../src/audit/fairness/wire-bet.ts';
 import { verifyWireBet } from '../../src/audit/fairness/verify-wire-bet.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,
   HOUR_MS,
@@ -25,7 +25,7 @@ import {
   reportUnexpected,
   RETRY_MS,
   usdcAmount,
-} from '../../src/sim/agent-kit.ts';
+} from '../../src/agent/agent-kit.ts';
 import {
   freshCasinoMemory,
   GAME_FIELDS,
@@ -34,8 +34,8 @@ import {
   tallyOutcome,
   type CasinoMemory,
   withGameParams,
-} from '../../src/sim/casino-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
+} from '../../src/agent/casino-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
 
 export const ROTATE_AFTER_MAX = 1_000;
 

@@ -16,8 +16,8 @@
  */
 import { z } from 'zod';
 import { toNumber, usdc } from '../../src/core/money.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
+import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/agent/agent-kit.ts';
 import {
   freshCasinoMemory,
   GAME_FIELDS,
@@ -28,8 +28,8 @@ import {
   type CasinoMemory,
   type GameChoice,
   withGameParams,
-} from '../../src/sim/casino-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
+} from '../../src/agent/casino-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
 
 const params = z
   .strictObject({

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { applyToMicro, ratio } from '../../src/core/ratio.ts';
 import { findGame } from '../../src/services/casino/games/index.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,
   HOUR_MS,
@@ -21,7 +21,7 @@ import {
   onboard,
   reportUnexpected,
   RETRY_MS,
-} from '../../src/sim/agent-kit.ts';
+} from '../../src/agent/agent-kit.ts';
 import {
   freshCasinoMemory,
   GAME_FIELDS,
@@ -30,9 +30,9 @@ import {
   type CasinoMemory,
   type GameChoice,
   withGameParams,
-} from '../../src/sim/casino-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+} from '../../src/agent/casino-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 
 const params = z
   .strictObject({

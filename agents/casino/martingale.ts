@@ -10,8 +10,8 @@
  * casino-bet-limits catches). GAME_CLOSED: waits `closed_wait` and resumes the same stake.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
+import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/agent/agent-kit.ts';
 import {
   freshCasinoMemory,
   GAME_FIELDS,
@@ -19,8 +19,8 @@ import {
   tallyOutcome,
   type CasinoMemory,
   withGameParams,
-} from '../../src/sim/casino-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
+} from '../../src/agent/casino-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
 
 export const MAX_DOUBLINGS_BOUND = 30;
 

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { ApiResult } from '../../src/client/client.ts';
 import type { CasinoBody } from '../../src/client/casino-client.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,
   HOUR_MS,
@@ -26,7 +26,7 @@ import {
   reportUnexpected,
   RETRY_MS,
   usdcAmount,
-} from '../../src/sim/agent-kit.ts';
+} from '../../src/agent/agent-kit.ts';
 import {
   freshCasinoMemory,
   GAME_FIELDS,
@@ -34,9 +34,9 @@ import {
   tallyOutcome,
   type CasinoMemory,
   withGameParams,
-} from '../../src/sim/casino-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+} from '../../src/agent/casino-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 
 export const PLAYS_PER_WAKE_MAX = 60;
 

@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 import type { DnsRecordInput } from '../../src/client/domains-client.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
+import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
 import {
   readyDomainsAgent,
   setupDomainsAgent,

@@ -7,7 +7,7 @@
  * it made shows in the lookup with its buyer and price; a name it registered is listed as its own.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   HOUR_MS,
   jittered,
@@ -16,10 +16,10 @@ import {
   parseIsoMs,
   reportUnexpected,
   RETRY_MS,
-} from '../../src/sim/agent-kit.ts';
+} from '../../src/agent/agent-kit.ts';
 import { formatDecimal } from '../../src/core/money.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 import {
   readyDomainsAgent,
   setupDomainsAgent,

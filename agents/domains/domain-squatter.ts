@@ -8,10 +8,10 @@
  * a name it holds is never shown available by check.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
+import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 import {
   readyDomainsAgent,
   setupDomainsAgent,

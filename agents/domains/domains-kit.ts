@@ -5,7 +5,7 @@
  * broken rule the agent reports (a 5xx outside an outage, a 400 on a well-formed request...).
  */
 import type { ApiResult } from '../../src/client/client.ts';
-import type { AgentContext } from '../../src/sim/agent.ts';
+import type { AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   expectedRefusal,
@@ -15,7 +15,7 @@ import {
   parseIsoMs,
   reportUnexpected,
   type FaucetMemory,
-} from '../../src/sim/agent-kit.ts';
+} from '../../src/agent/agent-kit.ts';
 
 export interface DomainsMemory extends FaucetMemory {
   /** Names this agent registered or bought and believes it holds, with their expiry (ms). */

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { basisPoints, type Micro } from '../../src/core/money.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   expectedRefusal,
@@ -29,11 +29,11 @@ import {
   usdcAmount,
   onboard,
   RETRY_MS,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { runDuePlans, type BuyerMemory, type Plan, type Settlement } from '../../src/sim/escrow-plans.ts';
-import { BASIS_POINTS, pickOutcome, probability } from '../../src/sim/probability.ts';
-import { productName } from '../../src/sim/product-name.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { runDuePlans, type BuyerMemory, type Plan, type Settlement } from '../../src/agent/escrow-plans.ts';
+import { BASIS_POINTS, pickOutcome, probability } from '../../src/scenario/probability.ts';
+import { productName } from '../../src/agent/product-name.ts';
 
 const params = z
   .strictObject({

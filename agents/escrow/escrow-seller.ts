@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ApiResult } from '../../src/client/client.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   expectedRefusal,
@@ -20,10 +20,10 @@ import {
   type FaucetMemory,
   onboard,
   RETRY_MS,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { productName } from '../../src/sim/product-name.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
+import { productName } from '../../src/agent/product-name.ts';
 
 const params = z.strictObject({
   check_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })

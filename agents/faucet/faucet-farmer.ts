@@ -8,7 +8,7 @@
  * after it, a second A claim always refused.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimA,
   claimB,
@@ -21,9 +21,9 @@ import {
   type FaucetMemory,
   onboard,
   RETRY_MS,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 
 const params = z.strictObject({
   claim_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })

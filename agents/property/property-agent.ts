@@ -34,8 +34,8 @@ import { CheckMismatch } from '../../src/check/check-mismatch.ts';
 import { LOOSE_TIME_TOLERANCE_MS } from '../../src/check/check-target.ts';
 import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
 import { advanceModel } from '../../src/check/model-time.ts';
-import { defineAgent, type AgentContext, type StepResult } from '../../src/sim/agent.ts';
-import { memoryOf } from '../../src/sim/agent-kit.ts';
+import { defineAgent, type AgentContext, type StepResult } from '../../src/agent/agent.ts';
+import { memoryOf } from '../../src/agent/agent-kit.ts';
 import {
   actionCommand,
   agentActions,

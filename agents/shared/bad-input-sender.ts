@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.ts';
 import type { ServiceName } from '../../src/platform/platform.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   freshFaucetMemory,
   HOUR_MS,
@@ -23,9 +23,9 @@ import {
   register,
   type FaucetMemory,
   RETRY_MS,
-} from '../../src/sim/agent-kit.ts';
-import { BAD_INPUT_CASES, type BadInputCase } from '../../src/sim/bad-input-cases.ts';
-import { durationMs } from '../../src/sim/duration.ts';
+} from '../../src/agent/agent-kit.ts';
+import { BAD_INPUT_CASES, type BadInputCase } from '../../src/agent/bad-input-cases.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
 
 const params = z.strictObject({
   every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })

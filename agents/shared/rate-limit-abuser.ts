@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { EndpointId } from '../../src/client/client.ts';
 import type { Tier } from '../../src/services/shared/agents.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,
   freshFaucetMemory,
@@ -20,8 +20,8 @@ import {
   reportUnexpected,
   type FaucetMemory,
   RETRY_MS,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
 
 /** Endpoints without path parameters that an abuser may hammer. */
 const TARGETS = [

@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import type { Micro } from '../../src/core/money.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   expectedRefusal,
@@ -30,10 +30,10 @@ import {
   RETRY_MS,
   untilMs,
   usdcAmount,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { placeOrder } from '../../src/sim/trading-kit.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
+import { placeOrder } from '../../src/agent/trading-kit.ts';
 import { freshDomainsMemory, labelOf, registerDomain, type DomainsMemory } from '../domains/domains-kit.ts';
 
 const ACTIVITIES = ['trade', 'domain', 'escrow', 'casino'] as const;

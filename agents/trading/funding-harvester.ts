@@ -10,7 +10,7 @@
  * are answers it waits out (gives up after BROKE_MAX in a row).
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   freshFaucetMemory,
@@ -22,8 +22,8 @@ import {
   untilMs,
   usdcAmount,
   type FaucetMemory,
-} from '../../src/sim/agent-kit.ts';
-import { closingAmount, perpAsset, placeOrder, readPositions, readQuote } from '../../src/sim/trading-kit.ts';
+} from '../../src/agent/agent-kit.ts';
+import { closingAmount, perpAsset, placeOrder, readPositions, readQuote } from '../../src/agent/trading-kit.ts';
 
 const BROKE_MAX = 5;
 const FUNDING_PERIOD_MS = 8 * HOUR_MS;

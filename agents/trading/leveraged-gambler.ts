@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { usdc } from '../../src/core/money.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   freshFaucetMemory,
@@ -21,10 +21,10 @@ import {
   onboard,
   RETRY_MS,
   type FaucetMemory,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { perpAsset, placeOrder, readPositions } from '../../src/sim/trading-kit.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
+import { perpAsset, placeOrder, readPositions } from '../../src/agent/trading-kit.ts';
 
 const BROKE_MAX = 4;
 

@@ -10,7 +10,7 @@
  * BROKE_MAX rounds in a row.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   freshFaucetMemory,
@@ -22,9 +22,16 @@ import {
   RETRY_MS,
   usdcAmount,
   type FaucetMemory,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { cancelOrder, listsMarket, offsetPrice, perpAsset, placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import {
+  cancelOrder,
+  listsMarket,
+  offsetPrice,
+  perpAsset,
+  placeOrder,
+  readQuote,
+} from '../../src/agent/trading-kit.ts';
 
 const BROKE_MAX = 5;
 

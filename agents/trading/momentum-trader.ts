@@ -8,7 +8,7 @@
  * was liquidated or its balance spent). Anything else an order cannot get is reported.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   claimIfDue,
   freshFaucetMemory,
@@ -20,9 +20,9 @@ import {
   RETRY_MS,
   usdcAmount,
   type FaucetMemory,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { perpAsset, placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { perpAsset, placeOrder, readQuote } from '../../src/agent/trading-kit.ts';
 
 const BROKE_MAX = 5;
 

@@ -18,8 +18,8 @@ import type {
   WalletTransaction,
 } from '../../src/client/wallet-client.ts';
 import { isFailure } from '../../src/core/errors.ts';
-import type { AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, parseIsoMs, reportUnexpected, type FaucetMemory } from '../../src/sim/agent-kit.ts';
+import type { AgentContext } from '../../src/agent/agent.ts';
+import { expectedRefusal, parseIsoMs, reportUnexpected, type FaucetMemory } from '../../src/agent/agent-kit.ts';
 import {
   deriveWallet,
   warmKeyTables,

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import type { WalletChainName, WalletSwapOrder } from '../../src/client/wallet-client.ts';
-import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,
   freshFaucetMemory,
@@ -30,9 +30,9 @@ import {
   reportUnexpected,
   RETRY_MS,
   untilMs,
-} from '../../src/sim/agent-kit.ts';
-import { durationMs } from '../../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+} from '../../src/agent/agent-kit.ts';
+import { durationMs } from '../../src/scenario/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/scenario/probability.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../src/services/wallet/keys/wallet-keys.ts';
 import {
   CREATE_ATTEMPTS_MAX,

@@ -6,7 +6,7 @@
  */
 import { AGENT_NAMES, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
 import { textTable } from '../report/summary-table.ts';
-import { archetypeParamsJsonSchema, RANGE_KEY } from '../sim/scenario-schema.ts';
+import { archetypeParamsJsonSchema, RANGE_KEY } from '../scenario/scenario-schema.ts';
 
 /** Enumerations longer than this are cut in the table (the JSON has them all). */
 const ENUM_SHOWN_MAX = 6;

@@ -21,7 +21,7 @@ import { dialectByName } from '../live/dialects/index.ts';
 import { rowOf } from '../live/dialects/dialect.ts';
 import type { OperationName } from '../live/operations.ts';
 import type { Target } from '../live/target.ts';
-import { parseDuration } from '../sim/duration.ts';
+import { parseDuration } from '../scenario/duration.ts';
 import { AUTOCANNON_LIMITS } from '../load/autocannon-engine.ts';
 
 export const AUTOCANNON_FLAG_SPEC: FlagSpec = {

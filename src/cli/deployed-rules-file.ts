@@ -12,8 +12,8 @@ import {
   withRuleOverrides,
   type DeployedCasinoRules,
 } from '../services/casino/deployed/deployed-casino-rules.ts';
-import { formatScenarioErrors, sortErrors } from '../sim/scenario.ts';
-import { readYamlFile, startYamlFile } from '../sim/yaml-file-start.ts';
+import { formatScenarioErrors, sortErrors } from '../scenario/scenario.ts';
+import { readYamlFile, startYamlFile } from '../scenario/yaml-file-start.ts';
 import { deployedRulesFileSchema, type DeployedRulesFile } from './deployed-rules-schema.ts';
 
 /** Rules files are small; anything larger is a mistake. */

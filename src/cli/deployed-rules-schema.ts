@@ -12,7 +12,7 @@
  * of rows/2 + 1 values, 6 scratch-card triples, 9 video-poker rows, keno catches ≤ spots).
  */
 import * as z from 'zod';
-import { renderFileJsonSchema } from '../sim/scenario-schema.ts';
+import { renderFileJsonSchema } from '../scenario/scenario-schema.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 
 export const RULES_LIMITS = {

@@ -31,7 +31,7 @@ import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
-import { type Scenario } from '../sim/scenario.ts';
+import { type Scenario } from '../scenario/scenario.ts';
 import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';

@@ -36,7 +36,7 @@ import {
   type Threshold,
   type ThresholdResult,
 } from '../load/thresholds.ts';
-import { formatDuration } from '../sim/duration.ts';
+import { formatDuration } from '../scenario/duration.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { mostlyRefused, refusedAnswers, refusedFailure, refusedLine } from '../load/refused-answers.ts';
 import type { RecordFields } from './json-output.ts';

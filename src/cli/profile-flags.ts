@@ -17,9 +17,9 @@
  * shared-iterations executor: -i counts arrivals); -d with --stage (the stages say how long).
  * Light to import (no zod): commands read their flags before their run loads.
  */
-import type { LoadSection } from '../sim/load-schema.ts';
-import { LOAD_LIMITS } from '../sim/load-limits.ts';
-import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration-text.ts';
+import type { LoadSection } from '../scenario/load-schema.ts';
+import { LOAD_LIMITS } from '../scenario/load-limits.ts';
+import { formatDuration, parseDuration, UNIT_MS } from '../scenario/duration-text.ts';
 import { stringFlag, type ParsedArgs } from './args.ts';
 
 /** The flags' profile: only what was given. */

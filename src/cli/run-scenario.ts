@@ -18,7 +18,7 @@ import {
   scenarioFaultWindows,
   scenarioPlatformConfig,
   scenarioTrading,
-} from '../sim/scenario-platform.ts';
+} from '../scenario/scenario-platform.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import type { Clock } from '../core/clock.ts';

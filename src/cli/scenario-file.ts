@@ -11,9 +11,9 @@
  * missing or unreadable is refused without them (a command's fast failure on a typo).
  */
 import { readTextFile } from '../core/text-file.ts';
-import type { AnyAgentDefinition } from '../sim/agent.ts';
-import type { Scenario } from '../sim/scenario.ts';
-import { MAX_SCENARIO_BYTES } from '../sim/scenario-size.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import type { Scenario } from '../scenario/scenario.ts';
+import { MAX_SCENARIO_BYTES } from '../scenario/scenario-size.ts';
 
 /** A parsed scenario file: the scenario, its text, and the archetypes it names (the table to run it with). */
 export interface LoadedScenario {
@@ -35,7 +35,7 @@ export async function readScenarioFile(file: string): Promise<ScenarioFile> {
       import('../load/thresholds.ts'),
       import('../../agents/archetype-loaders.ts'),
       import('../../agents/scenario-archetypes.ts'),
-      import('../sim/scenario.ts'),
+      import('../scenario/scenario.ts'),
     ]);
   const agents = await scenarioArchetypes(text, file);
   const parsed = parseScenario(text, {

@@ -5,8 +5,8 @@
  * its file's constant profile, else of its derived one (for -i alone), its profile's length, the
  * file's max_in_flight else the derived one's.
  */
-import type { AnyAgentDefinition } from '../sim/agent.ts';
-import type { Scenario } from '../sim/scenario.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { derivedLoad, derivedRate, scenarioProfile, type ScenarioProfile } from '../load/scenario-profile.ts';
 import { givesProfile, sectionOfFlags, type ProfileFlags } from './profile-flags.ts';
 

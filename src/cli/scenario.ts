@@ -5,7 +5,7 @@
  * descriptions from the archetype's own metadata (the editor schema's: scenario-schema.ts
  * `archetypeParamsJsonSchema`), so the file stays true when an archetype changes.
  * `afp scenario check FILE` validates a file as `afp run` would — the schema, the archetypes'
- * parameters and the semantic checks (src/sim/scenario-check.ts) — without running it; with
+ * parameters and the semantic checks (src/scenario/scenario-check.ts) — without running it; with
  * --json its verdict is one JSON object on stdout (json-output.ts), the errors under `errors`.
  * Without FILE `new` prints the scenario on stdout; an existing FILE is replaced only with --force.
  * Exit codes: 0 written or valid · 2 bad flags, an existing FILE, or an invalid scenario (every
@@ -16,8 +16,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { loadArchetypes } from '../../agents/archetype-loaders.ts';
-import type { AnyAgentDefinition } from '../sim/agent.ts';
-import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../scenario/scenario-schema.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { outFileProblem } from './output-path.ts';
 import { shellWord } from '../core/shell-words.ts';

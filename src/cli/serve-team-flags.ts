@@ -10,7 +10,7 @@
 import type { ParsedArgs } from './args.ts';
 import { stringFlag } from './args.ts';
 import { adminTokenProblem } from '../server/admin-access.ts';
-import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER } from '../client/admin-token.ts';
+import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER } from '../http/admin-token.ts';
 import { parsePublicUrl, URLS_MAX, type PublicUrls } from '../server/announced-urls.ts';
 import { MOUNT_PORT_OFFSETS } from '../server/listeners.ts';
 import type { Mount } from '../http/route.ts';

@@ -5,7 +5,7 @@
  * per mount (`api: http://127.0.0.1:8700`), then `ready`; runs until SIGTERM or SIGINT, then
  * drains in-flight requests (at most 5 s) and exits 0; a second signal during the drain kills
  * at once (the handlers are removed after the first).
- * `--scenario FILE` configures the stand-in like that scenario (src/sim/scenario-platform.ts): its
+ * `--scenario FILE` configures the stand-in like that scenario (src/scenario/scenario-platform.ts): its
  * seed, its start instant (with --clock manual; a wall clock starts now), its platform overrides
  * (dispute_outcome) and its fault windows, anchored at the served start instant. Explicit --seed
  * and --start win. GET /_afp/platform shows what was applied; afp replay compares it with a record.
@@ -51,14 +51,14 @@ import type { FaultWindow } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
-import type { Scenario } from '../sim/scenario.ts';
-import { MAX_SCENARIO_BYTES } from '../sim/scenario-size.ts';
+import type { Scenario } from '../scenario/scenario.ts';
+import { MAX_SCENARIO_BYTES } from '../scenario/scenario-size.ts';
 import {
   scenarioClosures,
   scenarioFaultWindows,
   scenarioPlatformConfig,
   scenarioTrading,
-} from '../sim/scenario-platform.ts';
+} from '../scenario/scenario-platform.ts';
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
@@ -345,7 +345,7 @@ export async function loadServeScenario(file: string): Promise<Scenario | { erro
   // YAML parser are not needed by a plain afp serve, nor to refuse a missing file.
   const [{ AGENTS, AGENT_NAMES }, { formatScenarioErrors, parseScenario }] = await Promise.all([
     import('../../agents/index.ts'),
-    import('../sim/scenario.ts'),
+    import('../scenario/scenario.ts'),
   ]);
   const text = read.text;
   const parsed = parseScenario(text, {

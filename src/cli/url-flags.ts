@@ -25,11 +25,11 @@
  * no thresholds' parser until a --threshold is given): `afp load` reads its flags before its run loads.
  */
 import { readBoundedFile } from '../core/text-file.ts';
-import type { LoadSection } from '../sim/load-schema.ts';
+import type { LoadSection } from '../scenario/load-schema.ts';
 import type { UrlRequest } from '../load/url-source.ts';
 import { urlEndpointName, urlMethodOf } from '../load/url-method.ts';
 import { checksOfFlags } from '../load/url-check-spec.ts';
-import { UNIT_MS } from '../sim/duration-text.ts';
+import { UNIT_MS } from '../scenario/duration-text.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { durationFlag, readProfileFlags, sectionOfFlags } from './profile-flags.ts';
 import { definitionOf } from './commands.ts';

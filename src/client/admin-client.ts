@@ -14,7 +14,7 @@
 import { httpTransport, tooDeepMessage, tooManyMessage } from './http-transport.ts';
 import { tooLargeMessage } from './answer-limits.ts';
 import { describeError } from './describe-error.ts';
-import { ADMIN_TOKEN_HEADER, adminTokenFromEnvironment } from './admin-token.ts';
+import { ADMIN_TOKEN_HEADER, adminTokenFromEnvironment } from '../http/admin-token.ts';
 import type { Mount, Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 /** An admin call's outcome: the typed answer, or why there is none. */

@@ -3,14 +3,14 @@
  * both styles, the generic bad inputs its shape admits (malformed JSON, a wrong content type, a
  * non-object body, an unknown field, an unknown query parameter, a missing and an unknown key, a
  * wrong method), then the endpoint's own rows (wrong field types, missing fields, bad amounts, bad
- * ids, bad query values), unknown routes, and the bad-input sender's table (src/sim/bad-input-cases.ts)
+ * ids, bad query values), unknown routes, and the bad-input sender's table (src/agent/bad-input-cases.ts)
  * reused as is. Expected statuses follow the dispatcher's precedence (route 404/405, body
  * 400/413/415, auth 401, field validation 400, then the domain's 403/404/409/422).
  * Non-goals: rate limiting (429 depends on what else hits a shared target).
  */
 import { ENDPOINT_IDS, ENDPOINTS, endpointPath, type EndpointId } from '../client/client.ts';
 import type { HttpMethod, TransportRequest } from '../client/transport.ts';
-import { BAD_INPUT_CASES } from '../sim/bad-input-cases.ts';
+import { BAD_INPUT_CASES } from '../agent/bad-input-cases.ts';
 import type { CaseWorld, ExpectedRejection, RejectionCase } from './conformance-case.ts';
 import { SPECIFIC_CASES } from './endpoint-cases.ts';
 import { rejectionMaker } from './rejection-maker.ts';

@@ -3,7 +3,7 @@
  * zod): `--target missing.yaml` is refused with the parser's own message, without loading it.
  * The size limit lives here because the read is bounded by it (the parse refuses more).
  */
-import { readYamlFile } from '../sim/yaml-file-read.ts';
+import { readYamlFile } from '../scenario/yaml-file-read.ts';
 
 /** Target files are small; anything larger is a mistake. */
 export const MAX_TARGET_FILE_CHARS = 262_144;

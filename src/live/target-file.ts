@@ -1,6 +1,6 @@
 /**
  * Target files: YAML in, a validated Target (src/live/target.ts) out, or every error at once, the
- * way scenario files are read (src/sim/scenario.ts): strict shape (target-schema.ts), every error
+ * way scenario files are read (src/scenario/scenario.ts): strict shape (target-schema.ts), every error
  * with its data path and line (`targets/x.yaml:7 funding.keys_env: …`), sorted, all reported
  * together; duplicate keys are errors.
  *
@@ -14,9 +14,9 @@
  */
 import { assert } from '../core/assert.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import { errorAt, formatScenarioErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
-import type { ScenarioSource } from '../sim/scenario-source.ts';
-import { startYamlFile } from '../sim/yaml-file-start.ts';
+import { errorAt, formatScenarioErrors, sortErrors, type ScenarioError } from '../scenario/scenario.ts';
+import type { ScenarioSource } from '../scenario/scenario-source.ts';
+import { startYamlFile } from '../scenario/yaml-file-start.ts';
 import { MAX_TARGET_FILE_CHARS, readTargetFile } from './target-file-read.ts';
 import { normalizeServiceUrl } from './service-url.ts';
 import { OPERATION_NAMES } from './operations.ts';

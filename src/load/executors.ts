@@ -1,5 +1,5 @@
 /**
- * The load plan: a scenario's `load:` section (src/sim/load-schema.ts, durations already in ms)
+ * The load plan: a scenario's `load:` section (src/scenario/load-schema.ts, durations already in ms)
  * checked across its fields and completed with defaults, as k6 does for an executor's config:
  * every field the executor needs is present, no field of another executor is given, and every
  * error is reported together. The schedules themselves are pure functions of a plan
@@ -12,8 +12,8 @@
  * executor's stages at that instant (the schedule past it is never run).
  * Limit: a plan's arrivals or VU-iterations are bounded (ITERATIONS_MAX arrivals at most).
  */
-import { formatDuration } from '../sim/duration.ts';
-import { LOAD_LIMITS, type ExecutorName, type LoadSection } from '../sim/load-schema.ts';
+import { formatDuration } from '../scenario/duration.ts';
+import { LOAD_LIMITS, type ExecutorName, type LoadSection } from '../scenario/load-schema.ts';
 import { shardShare, type Shard } from './shard.ts';
 
 export const LOAD_DEFAULTS = {
@@ -86,7 +86,7 @@ export function resolveLoadPlan(input: PlanInput): PlanResult {
     return {
       ok: false,
       errors: [
-        'the scenario has no load: section; add one, e.g. load: { rate: 10, duration: 30s } (see src/sim/load-schema.ts)',
+        'the scenario has no load: section; add one, e.g. load: { rate: 10, duration: 30s } (see src/scenario/load-schema.ts)',
       ],
     };
   const executor = load.executor ?? LOAD_DEFAULTS.executor;

@@ -9,8 +9,8 @@
  */
 import { AfpClient } from '../client/client.ts';
 import type { Transport } from '../client/transport.ts';
-import { AgentTurn } from '../sim/agent-turn.ts';
-import { simulatedIp } from '../sim/simulated-ip.ts';
+import { AgentTurn } from '../agent/agent-turn.ts';
+import { simulatedIp } from '../agent/simulated-ip.ts';
 
 export class LiveTurn extends AgentTurn {
   private client: AfpClient | null = null;

@@ -1,10 +1,10 @@
 /**
  * AgentPool: the scenario's agents as the load generator's iteration source. Agents are created
- * as their populations say and queued in the ring of src/sim/agent-ring.ts (populations
+ * as their populations say and queued in the ring of src/agent/agent-ring.ts (populations
  * interleaved round-robin). An iteration goes to the next agent in the ring that is free; when none is (every agent busy or done), the
  * generator counts a dropped iteration — the agents are the VUs.
  *
- * One iteration = the agent's setup (its first) or one step (src/sim/agent-turn.ts, as a k6 VU runs it). After it, a k6-style check
+ * One iteration = the agent's setup (its first) or one step (src/agent/agent-turn.ts, as a k6 VU runs it). After it, a k6-style check
  * `agent rules: <archetype>` passes when the agent saw no broken rule during it (context.report),
  * so `checks: ['rate>0.99']` thresholds what the agents observe. Reports are kept: the count and
  * the first MAX_KEPT, with the agent and the message.
@@ -12,7 +12,7 @@
  * counts it as a failed iteration.
  */
 import { assert } from '../core/assert.ts';
-import type { AgentTurn } from '../sim/agent-turn.ts';
+import type { AgentTurn } from '../agent/agent-turn.ts';
 import type { IterationEnd, IterationSource } from './generator.ts';
 import type { LoadRecorder } from './load-recorder.ts';
 

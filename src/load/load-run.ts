@@ -2,7 +2,7 @@
  * runLoad: one `afp load` run — the scenario's agents (agents/, unchanged) driving a live target
  * on the plan's schedule, every request measured in one LoadRecorder. Composition only: the
  * schedule is executors-*.ts, the pacing generator.ts, the agents the one runtime of
- * src/sim/run-agent.ts stepped by load-run-pool.ts, the wire load-run-transport.ts; printing and files are the CLI's.
+ * src/agent/run-agent.ts stepped by load-run-pool.ts, the wire load-run-transport.ts; printing and files are the CLI's.
  *
  * The target: the agents speak the documents' dialect (styles A and B through AfpClient), so every
  * service must be in a documents dialect (A, B, short); a service in the deployed dialect is
@@ -25,12 +25,12 @@ import type { Clock, WaitClock } from '../core/clock.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
 import { deployedDialectRefusal } from '../live/afp-mounts.ts';
-import type { AnyAgentDefinition } from '../sim/agent.ts';
-import { AgentDirectory } from '../sim/agent-directory.ts';
-import { AgentFakers } from '../sim/agent-fakers.ts';
-import { agentSlots, interleave, type AgentSlot } from '../sim/agent-ring.ts';
-import { RunAgent, type AgentHost } from '../sim/run-agent.ts';
-import type { Scenario } from '../sim/scenario.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import { AgentDirectory } from '../agent/agent-directory.ts';
+import { AgentFakers } from '../agent/agent-fakers.ts';
+import { agentSlots, interleave, type AgentSlot } from '../agent/agent-ring.ts';
+import { RunAgent, type AgentHost } from '../agent/run-agent.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { peakVus, type LoadPlan } from './executors.ts';
 import { runGenerator, type GeneratorOutcome, type LoadStop } from './generator.ts';
 import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorder.ts';

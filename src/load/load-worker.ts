@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { MountUrls } from '../client/transport.ts';
 import type { Target } from '../live/target.ts';
-import { parseScenario } from '../sim/scenario.ts';
+import { parseScenario } from '../scenario/scenario.ts';
 import type { LoadPlan } from './executors.ts';
 import { LoadStop, systemLoadClock } from './generator.ts';
 import { runLoad, type LoadRunResult } from './load-run.ts';

@@ -13,9 +13,9 @@
  * `-d` alone is not a profile: it sets the length of whichever applies (executors.ts).
  * Pure; the label says which applied, for the plan line.
  */
-import type { AnyAgentDefinition } from '../sim/agent.ts';
-import type { LoadSection } from '../sim/load-schema.ts';
-import type { Scenario } from '../sim/scenario.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import type { LoadSection } from '../scenario/load-schema.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 
 export const DERIVED = {
   ratePerSecond: 10,

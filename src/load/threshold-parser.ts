@@ -25,7 +25,7 @@ import {
   THRESHOLD_METRICS,
   type LoadSection,
   type ThresholdMetric,
-} from '../sim/load-schema.ts';
+} from '../scenario/load-schema.ts';
 
 export type ThresholdKind = 'trend' | 'rate' | 'counter';
 export type ThresholdTag = 'endpoint' | 'method' | 'status' | 'check';

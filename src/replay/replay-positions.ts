@@ -6,7 +6,7 @@
  * it first) and closes by `POST /v1/trade/close {position_id}`. So where the target offers
  * `trading.close`, a recorded order on the other side that filled exactly the agent's recorded
  * quantity on that market (the sum of its same-side fills: the agents close by quantity,
- * sim/trading-kit.ts `closingAmount`) is replayed as the close of the live position the replay
+ * agent/trading-kit.ts `closingAmount`) is replayed as the close of the live position the replay
  * opened for it. Quantities are the recorded answers' `fill_qty` (both styles), in 1e-8 units.
  * Followed: accepted recorded orders only (a refused one moved nothing); an opposite fill of
  * another quantity (a reduce or a flip in the documents) ends the following of that market.

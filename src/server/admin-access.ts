@@ -12,14 +12,14 @@
  * is never ignored, so a misconfigured client hears of it on its first call. A serve with no token
  * ignores the header (a user whose AFP_ADMIN_TOKEN is set for a team's stand-in still drives a
  * local one of their own).
- * The header and variable are src/client/admin-token.ts's. The comparison takes the same time whatever the token sent (timingSafeEqual over
+ * The header and variable are src/http/admin-token.ts's. The comparison takes the same time whatever the token sent (timingSafeEqual over
  * SHA-256 digests, so lengths do not leak either).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { fail, failWithStatus, type Failure } from '../core/errors.ts';
 import { forwardedBeyondLoopback, isLoopback } from '../http/client-ip.ts';
 import type { EdgeRequest } from '../http/server.ts';
-import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER } from '../client/admin-token.ts';
+import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_HEADER } from '../http/admin-token.ts';
 
 /** A token's bounds: long enough not to be guessed in a day of tries, short enough for one header. */
 export const ADMIN_TOKEN_CHARS_MIN = 16;

@@ -22,7 +22,7 @@ import {
   type PropertyService,
 } from '../check/property-actions.ts';
 import { Rng } from '../core/rng.ts';
-import { firstArchetypeIndexes } from '../sim/agent-numbering.ts';
+import { firstArchetypeIndexes } from '../agent/agent-numbering.ts';
 
 /** The archetype name of property populations (agents/index.ts). */
 const PROPERTY = 'property';

@@ -13,7 +13,7 @@ import { isoTime } from '../http/render.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { formatDuration } from '../sim/duration.ts';
+import { formatDuration } from '../scenario/duration.ts';
 import type { RunShape, ShrinkResult } from './shrink-run.ts';
 
 export type Shrunk = Extract<ShrinkResult, { kind: 'shrunk' }>;

@@ -24,9 +24,9 @@ import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
-import { formatDuration, parseDuration } from '../sim/duration.ts';
+import { formatDuration, parseDuration } from '../scenario/duration.ts';
 import { isLivenessLimit } from '../sim/liveness.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../scenario/scenario.ts';
 import { shrinkPropertyActions } from './shrink-actions.ts';
 import { SHRINK_RUNS_DEFAULT } from './shrink-budget.ts';
 

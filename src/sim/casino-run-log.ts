@@ -32,7 +32,7 @@ import type {
 import type { BetRecord } from '../services/casino/bet-record.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { gameById } from '../services/casino/games/index.ts';
-import type { Scenario } from './scenario.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 
 export const MAX_VARIANTS = 1_000;
 export const BANKROLL_SAMPLES = 120;

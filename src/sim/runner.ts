@@ -16,15 +16,15 @@ import { Scheduler } from '../core/scheduler.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import type { AnyAgentDefinition, StepResult } from './agent.ts';
+import type { AnyAgentDefinition, StepResult } from '../agent/agent.ts';
 import type { FirstFailure } from './invariants/monitor.ts';
-import { formatDuration } from './duration.ts';
+import { formatDuration } from '../scenario/duration.ts';
 import { stuckItems, stuckMessage } from './liveness.ts';
 import { buildRunRecord } from './run-record-builder.ts';
 import { RunStopped, SimulationCrash } from './run-stopped.ts';
-import type { Scenario } from './scenario.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { Simulation, type ExchangeRecorder } from './simulation.ts';
-import type { RunAgent } from './run-agent.ts';
+import type { RunAgent } from '../agent/run-agent.ts';
 
 export interface RunOptions {
   readonly seed: string | number;

@@ -29,7 +29,7 @@ import { VirtualClock } from '../core/clock.ts';
 import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
-import { agentSlots } from './agent-ring.ts';
+import { agentSlots } from '../agent/agent-ring.ts';
 import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -40,26 +40,26 @@ import { DomainRowsFold } from '../report/domains-csv.ts';
 import { WalletRowsFold } from '../report/wallet-csv.ts';
 import { KeptEvents } from '../report/run-events.ts';
 import { TIMELINE_EVENTS_MAX } from '../report/timeline-html.ts';
-import { AgentDirectory } from './agent-directory.ts';
-import { AgentFakers } from './agent-fakers.ts';
+import { AgentDirectory } from '../agent/agent-directory.ts';
+import { AgentFakers } from '../agent/agent-fakers.ts';
 import { CasinoRunLog } from './casino-run-log.ts';
 import { InvariantMonitor } from './invariants/monitor.ts';
 import { jsonText } from './json-text.ts';
 import { RunStopped, type StopReason } from './run-stopped.ts';
 import { ProbeCounter } from './probes.ts';
 import { RequestTrace } from './request-trace.ts';
-import { EndpointCounts, UNMATCHED } from './run-stats.ts';
-import type { Scenario } from './scenario.ts';
+import { EndpointCounts, UNMATCHED } from '../agent/run-stats.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import {
   scenarioClosures,
   scenarioTrading,
   scenarioFaultWindows,
   scenarioPlatformConfig,
-} from './scenario-platform.ts';
-import { RunAgent, type AgentHost } from './run-agent.ts';
+} from '../scenario/scenario-platform.ts';
+import { RunAgent, type AgentHost } from '../agent/run-agent.ts';
 import { StreamedEvents } from './streamed-events.ts';
-import { simulatedIp } from './simulated-ip.ts';
-import type { AnyAgentDefinition, PlatformFacts } from './agent.ts';
+import { simulatedIp } from '../agent/simulated-ip.ts';
+import type { AnyAgentDefinition, PlatformFacts } from '../agent/agent.ts';
 
 const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 

@@ -18,9 +18,9 @@ import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { assert } from '../core/assert.ts';
 import { Rng } from '../core/rng.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
-import { formatDuration } from './duration.ts';
-import type { AnyAgentDefinition } from './agent.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from './scenario.ts';
+import { formatDuration } from '../scenario/duration.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../scenario/scenario.ts';
 
 const TIERS = ['free', 'pro', 'enterprise'] as const;
 const TIER_WEIGHTS = [6, 3, 1];

@@ -16,8 +16,8 @@ import { digestReports } from '../report/write-reports.ts';
 import { seedFigures, type SeedFigures } from './seed-figures.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
-import type { AnyAgentDefinition } from '../sim/agent.ts';
-import type { Scenario } from '../sim/scenario.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { reproduceCommand } from './reproduce-command.ts';
 
 export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';

@@ -7,8 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ARCHETYPE_NAMES } from '../../agents/archetype-loaders.ts';
 import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
-import type { AnyAgentDefinition } from '../sim/agent.ts';
-import { parseScenario, formatScenarioErrors } from '../sim/scenario.ts';
+import type { AnyAgentDefinition } from '../agent/agent.ts';
+import { parseScenario, formatScenarioErrors } from '../scenario/scenario.ts';
 import { swarmScenario } from '../sim/swarm.ts';
 import { runSeed } from './seed-run.ts';
 import type { SweepWorkerData, SweepWorkerReply } from './sweep-pool.ts';

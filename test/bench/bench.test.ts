@@ -11,7 +11,7 @@ import { planHttp } from '../../bench/http-plan.ts';
 import type { PhaseSummary, RoundResult } from '../../bench/measure.ts';
 import { scaleCounts } from '../../bench/quickstart-mix.ts';
 import type { MixExchange } from '../../bench/traffic-mix.ts';
-import type { Population } from '../../src/sim/scenario.ts';
+import type { Population } from '../../src/scenario/scenario.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 

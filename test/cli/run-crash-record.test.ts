@@ -9,7 +9,7 @@ import { afterAll, expect, test } from 'vitest';
 import { runScenario } from '../../src/cli/run-scenario.ts';
 import { readScenarioFile } from '../../src/cli/scenario-file.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
-import type { AnyAgentDefinition } from '../../src/sim/agent.ts';
+import type { AnyAgentDefinition } from '../../src/agent/agent.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-run-crash-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));

@@ -12,8 +12,8 @@ import { AGENT_NAMES, AGENTS, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '.
 import { runAgents } from '../../src/cli/agents.ts';
 import { nameFromFile, runScenarioCommand, starterScenarioText } from '../../src/cli/scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
-import { archetypeParamsJsonSchema } from '../../src/sim/scenario-schema.ts';
+import { parseScenario } from '../../src/scenario/scenario.ts';
+import { archetypeParamsJsonSchema } from '../../src/scenario/scenario-schema.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'afp-scenario-cli-'));

@@ -20,8 +20,8 @@ import type { K6RequestParams, K6Response } from '../../src/export/k6/k6-transpo
 import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
-import { agentName } from '../../src/sim/run-agent.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
+import { agentName } from '../../src/agent/run-agent.ts';
 
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
 const BASE = 'http://afp.test';

@@ -20,7 +20,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
-import { interleave } from '../../src/sim/agent-ring.ts';
+import { interleave } from '../../src/agent/agent-ring.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { k6ForTests } from '../fixtures/k6-binary.ts';
 

@@ -16,7 +16,7 @@ import { exportK6Script } from '../../src/export/k6/k6-script.ts';
 import { ALL_ROUTES as BUNDLED_ROUTES } from '../../src/export/k6/shims/route-rows.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { AGENTS } from '../../agents/index.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SMOKE = join(ROOT, 'scenarios', 'k6-smoke.yaml');

@@ -1,5 +1,5 @@
 // A k6 VU builds only its own slice of the agents (src/export/k6/k6-agent-run.ts over
-// src/sim/ring-index.ts): million.yaml, as shipped, on the real k6 with 4 VUs stays far under what
+// src/agent/ring-index.ts): million.yaml, as shipped, on the real k6 with 4 VUs stays far under what
 // one ring a VU cost. Measured on 2 cores: 315 MB peak for 4 VUs (899 MB for 30), where each VU
 // laying out the 1,000,000 slots and their ids passed 4.4 GB in 17 s before its first request.
 // The k6 process's resident memory is sampled from /proc (Linux) and the run cut past the bound,

@@ -19,7 +19,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Router } from '../../src/http/router.ts';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 import { schemaChecker, type SchemaCheck } from './openapi-ajv.ts';

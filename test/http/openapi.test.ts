@@ -21,7 +21,7 @@ import { Platform } from '../../src/platform/platform.ts';
 import { adminIntercept } from '../../src/server/admin.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { ServeClock } from '../../src/server/serve-clock.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { casinoTour } from './casino/casino-world.ts';
 import { domainsTour } from './domains/domains-tour.ts';

@@ -13,7 +13,7 @@ import {
   type LoadPlan,
   type VuPlan,
 } from '../../src/load/executors.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
+import { parseScenario } from '../../src/scenario/scenario.ts';
 
 function planOf(load: string, durationMs?: number): LoadPlan {
   const parsed = parseScenario(

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
 import { LoadRecorder, type LoadSnapshot } from '../../src/load/load-recorder.ts';
-import type { LoadSection } from '../../src/sim/load-schema.ts';
+import type { LoadSection } from '../../src/scenario/load-schema.ts';
 import {
   abortNow,
   endpointMethod,
@@ -13,7 +13,7 @@ import {
   parseThresholds,
   type Threshold,
 } from '../../src/load/thresholds.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
+import { parseScenario } from '../../src/scenario/scenario.ts';
 
 /**
  * 10 s from 1,000 ms: `POST /api/v1/escrow` 100 requests of 1.001 … 1.100 ms (exact in the

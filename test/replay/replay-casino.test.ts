@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { RecordHeader, RecordedExchange } from '../../src/replay/record-format.ts';
 import { startServe } from '../../src/server/listeners.ts';
-import type { Scenario } from '../../src/sim/scenario.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
 import { recordScenario, replayRecord, serveFromScenario } from './scenario-replay-fixture.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 

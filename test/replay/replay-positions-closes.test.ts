@@ -1,6 +1,6 @@
 // Replay of positions and of the documents' close through the deployed dialect (issue 20, part 12):
 // a recorded run in style A opens two perpetual positions, lists them, closes one by an order on
-// the other side of exactly its quantity (the agents' way, sim/trading-kit.ts closingAmount) and
+// the other side of exactly its quantity (the agents' way, agent/trading-kit.ts closingAmount) and
 // lists again. `afp replay --target` against a real `afp serve --dialect deployed --clock manual`
 // sends the positions lists as `trading.positions` (compared element by element: market, side,
 // margin, leverage; the position ids bound recorded → live) and the closing order as the
@@ -27,7 +27,7 @@ import { createRecorder } from '../../src/replay/recorder.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { marketBySymbol } from '../../src/services/trading/market-catalogue.ts';
-import { closingAmount } from '../../src/sim/trading-kit.ts';
+import { closingAmount } from '../../src/agent/trading-kit.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-05-04T00:00:00Z');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseDocument } from 'yaml';
-import type { Scenario } from '../../src/sim/scenario.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
 import {
   recordScenario,
   replayRecord,

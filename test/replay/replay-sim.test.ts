@@ -13,7 +13,7 @@ import { createRecorder } from '../../src/replay/recorder.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
-import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
+import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const SCENARIO = `name: replay-day

@@ -13,7 +13,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import type { RecordHeader, RecordedExchange } from '../../src/replay/record-format.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import type { Scenario } from '../../src/sim/scenario.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 export interface Diff {

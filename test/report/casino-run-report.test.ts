@@ -4,7 +4,7 @@
 // writes (and digests) exactly the files it did before they existed.
 import { describe, expect, test } from 'vitest';
 import { renderReports } from '../../src/report/write-reports.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 

@@ -15,7 +15,7 @@ import { renderTimelineHtml, TIMELINE_LANES_MAX } from '../../src/report/timelin
 import { renderReports } from '../../src/report/write-reports.ts';
 import { TRACE_REQUESTS_MAX, RequestTrace } from '../../src/sim/request-trace.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
-import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
+import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import {
   CHROMIUM_SKIPPED,
   CHROMIUM_TIMEOUT_MS,

@@ -11,7 +11,7 @@ import { loadServeScenario, parseServeArgs, scenarioServeSettings } from '../../
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { SHED_DEFAULTS } from '../../src/server/load-shedder.ts';
-import type { Scenario } from '../../src/sim/scenario.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');

@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { shrinkRun } from '../../src/shrink/shrink-run.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
+import { parseScenario } from '../../src/scenario/scenario.ts';
 import { DEFECT_NAMES, type DefectName } from '../../src/services/shared/context.ts';
 
 interface PropertyCase {

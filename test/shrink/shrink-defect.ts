@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { shrinkRun } from '../../src/shrink/shrink-run.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
+import { parseScenario } from '../../src/scenario/scenario.ts';
 import { DEFECT_SHRINK_RUNS, type DefectCase } from './defect-cases.ts';
 
 export async function expectShrinks(row: DefectCase): Promise<void> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main as runMain } from '../../src/cli/run.ts';
 import { main as shrinkMain } from '../../src/cli/shrink.ts';
-import { formatDuration } from '../../src/sim/duration.ts';
+import { formatDuration } from '../../src/scenario/duration.ts';
 import { shrinkRun } from '../../src/shrink/shrink-run.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-shrink-'));
@@ -93,7 +93,7 @@ describe('afp shrink', () => {
 
 describe('population first', () => {
   it('numbers a population from `first`, so an agent keeps its name and its run without the agents before it', async () => {
-    const { firstArchetypeIndexes } = await import('../../src/sim/agent-numbering.ts');
+    const { firstArchetypeIndexes } = await import('../../src/agent/agent-numbering.ts');
     expect(
       firstArchetypeIndexes([
         { agent: 'a', count: 5 },

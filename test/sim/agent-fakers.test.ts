@@ -4,7 +4,7 @@
 // streams kept (so a stream is rebuilt from its seed and draw count), both checked.
 import { Faker, base, en } from '@faker-js/faker';
 import { describe, expect, test } from 'vitest';
-import { AgentFakers, STREAMS_KEPT_MAX, type FakerStream } from '../../src/sim/agent-fakers.ts';
+import { AgentFakers, STREAMS_KEPT_MAX, type FakerStream } from '../../src/agent/agent-fakers.ts';
 
 function ownFaker(seed: number): Faker {
   const faker = new Faker({ locale: [en, base] });

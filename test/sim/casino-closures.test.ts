@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import type { GameId } from '../../src/services/casino/games/game.ts';
 import { ClosureSchedule } from '../../src/services/casino/closure-schedule.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 import { AGENTS } from '../../agents/index.ts';

@@ -7,7 +7,7 @@ import { agentAccount, EXTERNAL, Ledger } from '../../src/core/ledger.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { BetRecord } from '../../src/services/casino/bet-record.ts';
 import { CasinoRunLog } from '../../src/sim/casino-run-log.ts';
-import type { Scenario } from '../../src/sim/scenario.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
 
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
 const AGENTS = [

@@ -5,7 +5,7 @@
 import { Faker, base, en, generateMersenne53Randomizer } from '@faker-js/faker';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { englishFaker } from '../../src/sim/english-faker.ts';
+import { englishFaker } from '../../src/agent/english-faker.ts';
 
 const draws = (faker: Faker): string[] => [
   faker.person.fullName(),

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { CORE_GAME_IDS } from '../../src/services/casino/games/game.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 import { AGENTS } from '../../agents/index.ts';

@@ -8,7 +8,7 @@
 // The full ×50 run is on demand (AFP_SCALE=1): about 10 minutes on 2 cores.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 

@@ -13,7 +13,7 @@ import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { main as runMain } from '../../src/cli/run.ts';
 import { STUCK_LISTED, stuckItems, stuckMessage } from '../../src/sim/liveness.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
-import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
+import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-liveness-'));

@@ -2,7 +2,7 @@
 // of a scenario (every error at once, with its path), and kept as written on the parsed scenario.
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
-import { parseScenario, type ScenarioResult } from '../../src/sim/scenario.ts';
+import { parseScenario, type ScenarioResult } from '../../src/scenario/scenario.ts';
 
 const parse = (load: string): ScenarioResult =>
   parseScenario(

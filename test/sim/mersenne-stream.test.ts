@@ -5,7 +5,7 @@
 import { generateMersenne53Randomizer } from '@faker-js/faker';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { MersenneStream } from '../../src/sim/mersenne-stream.ts';
+import { MersenneStream } from '../../src/agent/mersenne-stream.ts';
 
 const draws = (next: () => number, count: number): number[] => Array.from({ length: count }, next);
 

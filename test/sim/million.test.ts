@@ -4,7 +4,7 @@
 // invariant, so the scenario and its archetypes' parameters stay valid in the suite cheaply.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 

@@ -17,7 +17,7 @@ import {
 import { renderReports } from '../../src/report/write-reports.ts';
 import { summaryTable } from '../../src/report/summary-table.ts';
 import type { RunTotals } from '../../src/report/run-record.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { moneyHolders } from '../../src/sim/money-holders.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import {

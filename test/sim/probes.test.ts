@@ -8,7 +8,7 @@ import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { renderReports } from '../../src/report/write-reports.ts';
 import { PROBES, ProbeCounter } from '../../src/sim/probes.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
+import { parseScenario } from '../../src/scenario/scenario.ts';
 
 const hitsOf = (counter: ProbeCounter): Record<string, number> =>
   Object.fromEntries(

@@ -4,8 +4,8 @@
 import { Faker, base, en } from '@faker-js/faker';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { englishFaker } from '../../src/sim/english-faker.ts';
-import { productName } from '../../src/sim/product-name.ts';
+import { englishFaker } from '../../src/agent/english-faker.ts';
+import { productName } from '../../src/agent/product-name.ts';
 
 describe('productName', () => {
   test('seeded, it draws the names Faker draws, and leaves the stream where Faker leaves it', () => {

@@ -1,11 +1,11 @@
-// The ring as positions (src/sim/ring-index.ts) gives, at every position, the very slot the built
+// The ring as positions (src/agent/ring-index.ts) gives, at every position, the very slot the built
 // ring (agent-ring.ts: interleave(agentSlots(…))) holds there: populations of unequal sizes, empty
 // ones, one archetype in several populations (its indexes count across them).
 import { describe, expect, test } from 'vitest';
 import { AGENTS } from '../../agents/index.ts';
-import { agentSlots, interleave } from '../../src/sim/agent-ring.ts';
-import { RingIndex } from '../../src/sim/ring-index.ts';
-import type { Population } from '../../src/sim/scenario.ts';
+import { agentSlots, interleave } from '../../src/agent/agent-ring.ts';
+import { RingIndex } from '../../src/agent/ring-index.ts';
+import type { Population } from '../../src/scenario/scenario.ts';
 
 function populations(counts: readonly [string, number][]): Population[] {
   return counts.map(

@@ -5,9 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { AGENTS } from '../../agents/index.ts';
 import { renderReports } from '../../src/report/write-reports.ts';
-import { defineAgent } from '../../src/sim/agent.ts';
+import { defineAgent } from '../../src/agent/agent.ts';
 import { SimulationCrash } from '../../src/sim/run-stopped.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runScenario, runSimulation } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 

@@ -1,4 +1,4 @@
-// Semantic checks of scenario files (src/sim/scenario-check.ts) through parseScenario with the
+// Semantic checks of scenario files (src/scenario/scenario-check.ts) through parseScenario with the
 // real archetypes: a settlement mix that does not sum to 1, a buyer without sellers, a challenger
 // alone, a referrer nobody can be — each an error with its path and line, all at once, and the
 // shipped scenarios pass. `afp run` exits 2 on them before anything runs (test/cli/run.test.ts
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
-import { parseScenario, type ScenarioError } from '../../src/sim/scenario.ts';
+import { parseScenario, type ScenarioError } from '../../src/scenario/scenario.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'afp-scenario-check-'));

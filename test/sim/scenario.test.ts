@@ -5,14 +5,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
-import { DURATION_PATTERN_TEXT, durationMs, formatDuration, parseDuration } from '../../src/sim/duration.ts';
+import { DURATION_PATTERN_TEXT, durationMs, formatDuration, parseDuration } from '../../src/scenario/duration.ts';
 import {
   formatScenarioErrors,
   parseScenario,
   type ScenarioError,
   type ScenarioResult,
-} from '../../src/sim/scenario.ts';
-import { renderScenarioJsonSchema } from '../../src/sim/scenario-schema.ts';
+} from '../../src/scenario/scenario.ts';
+import { renderScenarioJsonSchema } from '../../src/scenario/scenario-schema.ts';
 import { ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
 
 const root = join(import.meta.dirname, '..', '..');

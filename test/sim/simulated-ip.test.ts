@@ -1,7 +1,7 @@
 // simulatedIp: one address per agent in the documentation range 2001:db8::/32, the same text the
 // template form gave (the join that builds it flat must not change a byte of any address).
 import { describe, expect, test } from 'vitest';
-import { simulatedIp } from '../../src/sim/simulated-ip.ts';
+import { simulatedIp } from '../../src/agent/simulated-ip.ts';
 
 describe('simulatedIp', () => {
   test('below 2^16 one group, above it two; lower-case hexadecimal', () => {

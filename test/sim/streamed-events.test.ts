@@ -11,7 +11,7 @@ import { TIMELINE_EVENTS_MAX } from '../../src/report/timeline-html.ts';
 import { KeptEvents } from '../../src/report/run-events.ts';
 import { digestReports, renderReports } from '../../src/report/write-reports.ts';
 import type { DomainEvent } from '../../src/services/shared/events.ts';
-import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../src/agent/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { StreamedEvents } from '../../src/sim/streamed-events.ts';
 import { AGENTS } from '../../agents/index.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { main as runMain } from '../../src/cli/run.ts';
-import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
+import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { swarmDraw, swarmScenario } from '../../src/sim/swarm.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-swarm-'));

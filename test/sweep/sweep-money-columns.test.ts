@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { HOLDER_NAMES } from '../../src/sim/money-holders.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
+import { parseScenario } from '../../src/scenario/scenario.ts';
 import { runSeed } from '../../src/sweep/seed-run.ts';
 import { mergeSweepTexts } from '../../src/sweep/sweep-merge.ts';
 import { FIGURES } from '../../src/sweep/seed-figures.ts';

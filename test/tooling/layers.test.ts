@@ -3,6 +3,9 @@
 // with a non-zero exit, in a temp copy of the config over a few files written for the purpose (so
 // a crash cannot leave a bad import in the tree); so does a cycle closed by a type-only import, and
 // an import up from src/audit/edge/ (a layer inside a later one's folder) to the rest of src/audit/.
+// The bans on top of the order each fail on a planted import too: the harnesses sim, load and
+// export importing each other (export -> load aside), and an archetype of agents/ importing above
+// the agent floor (the property archetype's import of check aside).
 // And the config's layers are docs/layout.md's list, in the same order.
 // Why in-process: dependency-cruiser's own API (the config read as the CLI reads it, the `err`
 // reporter the CLI prints, its exit code) cruises each small tree in milliseconds, where a child
@@ -135,6 +138,70 @@ describe('the layer check', () => {
     expect(typed.output).not.toContain('no-value-cycle');
     expect(typed.output).toMatch(/error type-cycle: src\/sim\/[ab]\.ts/);
     expect(typed.status).not.toBe(0);
+  });
+});
+
+/** A tree of one planted import: `from` (a path) imports `./ONE` of `to` (a path holding `export const ONE = 1;`). */
+function planted(from: string, to: string): string {
+  const depth = from.split('/').length - 1;
+  const target = `${'../'.repeat(depth)}${to}`;
+  return tree({
+    [to]: 'export const ONE = 1;\n',
+    [from]: `import { ONE } from '${target}';\nexport const two = ONE + 1;\n`,
+  });
+}
+
+describe('the sibling harnesses and the agent floor (issue 72 part 1)', () => {
+  test.each([
+    ['sim', 'src/sim/runner.ts', 'src/load/load-run.ts'],
+    ['load', 'src/load/load-run.ts', 'src/sim/runner.ts'],
+    ['load', 'src/load/load-run.ts', 'src/export/k6/k6-script.ts'],
+    ['export', 'src/export/k6/k6-script.ts', 'src/sim/runner.ts'],
+  ])('sibling-%s fails on %s importing %s', async (name, from, to) => {
+    const run = await cruise(planted(from, to));
+    expect(run.output).toContain(`sibling-${name}: ${from} → ${to}`);
+    expect(run.status).not.toBe(0);
+  });
+
+  test('export may import load, and every harness the agent and scenario floors', async () => {
+    const dir = tree({
+      'src/scenario/scenario.ts': 'export const SCENARIO = 1;\n',
+      'src/agent/agent.ts': "import { SCENARIO } from '../scenario/scenario.ts';\nexport const AGENT = SCENARIO;\n",
+      'src/load/load-run.ts': "import { AGENT } from '../agent/agent.ts';\nexport const LOAD = AGENT;\n",
+      'src/sim/runner.ts': "import { AGENT } from '../agent/agent.ts';\nexport const SIM = AGENT;\n",
+      'src/export/k6/k6-script.ts':
+        "import { LOAD } from '../../load/load-run.ts';\nimport { SCENARIO } from '../../scenario/scenario.ts';\nexport const K6 = LOAD + SCENARIO;\n",
+      'agents/casino/bettor.ts':
+        "import { AGENT } from '../../src/agent/agent.ts';\nimport { SCENARIO } from '../../src/scenario/scenario.ts';\nexport const BET = AGENT + SCENARIO;\n",
+    });
+    const run = await cruise(dir);
+    expect(run.output).toContain('no dependency violations found');
+    expect(run.status).toBe(0);
+  });
+
+  test('the agent floor sits below the harnesses: agent importing sim fails layer-agent', async () => {
+    const run = await cruise(planted('src/agent/run-agent.ts', 'src/sim/simulation.ts'));
+    expect(run.output).toContain('layer-agent: src/agent/run-agent.ts → src/sim/simulation.ts');
+    expect(run.status).not.toBe(0);
+  });
+
+  test.each(['src/sim/runner.ts', 'src/load/load-run.ts', 'src/live/target.ts', 'src/check/check-model.ts'])(
+    'agents-on-the-agent-floor fails on an archetype importing %s',
+    async (to) => {
+      const run = await cruise(planted('agents/casino/bettor.ts', to));
+      expect(run.output).toContain(`agents-on-the-agent-floor: agents/casino/bettor.ts → ${to}`);
+      expect(run.status).not.toBe(0);
+    },
+  );
+
+  test('the property archetype may import check, and nothing else above the floor', async () => {
+    const allowed = await cruise(planted('agents/property/property-agent.ts', 'src/check/check-model.ts'));
+    expect(allowed.output).toContain('no dependency violations found');
+    const refused = await cruise(planted('agents/property/property-agent.ts', 'src/sim/runner.ts'));
+    expect(refused.output).toContain(
+      'agents-on-the-agent-floor-property: agents/property/property-agent.ts → src/sim/runner.ts',
+    );
+    expect(refused.status).not.toBe(0);
   });
 });
 

@@ -1,17 +1,17 @@
 /**
  * The agent runtime inside a k6 VU: afp's own agents (agents/, unchanged), client and route
- * names, driven by the one runtime (src/sim/run-agent.ts, agent-turn.ts) over k6's
+ * names, driven by the one runtime (src/agent/run-agent.ts, agent-turn.ts) over k6's
  * http.asyncRequest (k6-transport.ts). The exported script (k6-script.ts) bundles this module with
  * esbuild and hands it k6's modules (`K6Api`); nothing here touches a k6 or node module itself.
  *
  * The traffic afp load sends:
  * - The same pool. The scenario's agents (the same ids `<archetype>-<k>-<run tag>`, rng streams,
- *   styles and simulated IPs) are laid out in afp load's ring (src/sim/agent-ring.ts). This
+ *   styles and simulated IPs) are laid out in afp load's ring (src/agent/agent-ring.ts). This
  *   process's execution segment owns its share of each population (k6-segment.ts), in ring order
  *   (its local ring); its VUs share those agents round-robin (VU v of V owns local positions ≡ v-1
  *   mod V). A VU builds only its own agents, registers each in its first iteration and reuses it:
  *   an iteration is one agent's setup or one step, one agent at a time per VU. The ring itself is
- *   never built (src/sim/ring-index.ts: a slot from its position): a VU holds its own positions
+ *   never built (src/agent/ring-index.ts: a slot from its position): a VU holds its own positions
  *   (4 bytes each) and the state of the agents it has looked at, and names another VU's agent only
  *   when it lists it (million.yaml, 4 VUs: 315 MB where every VU's whole ring passed 4.4 GB).
  * - The same arrival model: the load profile is k6's own executor (k6-options.ts), with as many
@@ -77,19 +77,19 @@
  * Known gap: wallet addresses an agent publishes in another VU are not seen (no shared memory).
  */
 import type { MountUrls } from '../../client/transport.ts';
-import { adminHeaders } from '../../client/admin-token.ts';
+import { adminHeaders } from '../../http/admin-token.ts';
 import { assert } from '../../core/assert.ts';
 import { formatDecimal } from '../../core/money.ts';
 import { LiveTurn } from '../../load/live-turn.ts';
 import { rulesCheckName } from '../../load/load-run-pool.ts';
-import type { AnyAgentDefinition } from '../../sim/agent.ts';
-import { AgentDirectory } from '../../sim/agent-directory.ts';
-import { AgentFakers } from '../../sim/agent-fakers.ts';
-import type { AgentSlot } from '../../sim/agent-ring.ts';
-import { RingIndex } from '../../sim/ring-index.ts';
+import type { AnyAgentDefinition } from '../../agent/agent.ts';
+import { AgentDirectory } from '../../agent/agent-directory.ts';
+import { AgentFakers } from '../../agent/agent-fakers.ts';
+import type { AgentSlot } from '../../agent/agent-ring.ts';
+import { RingIndex } from '../../agent/ring-index.ts';
 import { endpointName } from '../../replay/endpoint-name.ts';
-import { agentName, RunAgent, type AgentHost } from '../../sim/run-agent.ts';
-import type { Population } from '../../sim/scenario.ts';
+import { agentName, RunAgent, type AgentHost } from '../../agent/run-agent.ts';
+import type { Population } from '../../scenario/scenario.ts';
 import { k6Transport, type K6Http } from './k6-transport.ts';
 import { parseSegment, segmentSlice, WHOLE_SEGMENT, type Segment } from './k6-segment.ts';
 

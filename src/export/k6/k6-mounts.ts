@@ -6,13 +6,13 @@
  *
  * Read from the populations, not from a run: an archetype's service (its folder) is its mount,
  * every service when the archetype crosses them (no `service`), and `faucet` for a population whose
- * agents may speak style A (they register and claim there: src/sim/agent-kit.ts `register`).
+ * agents may speak style A (they register and claim there: src/agent/agent-kit.ts `register`).
  * Conservative by design: a style-B faucet or escrow population is counted at its service's mount
  * though it may never call it; asking for a URL the run does not use costs a line of the TestRun,
  * missing one costs the run (docs/decisions/k6-k8s-mounts.md).
  */
-import type { AnyAgentDefinition } from '../../sim/agent.ts';
-import type { Population } from '../../sim/scenario.ts';
+import type { AnyAgentDefinition } from '../../agent/agent.ts';
+import type { Population } from '../../scenario/scenario.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { ANNOUNCED } from '../../live/afp-mounts.ts';
 

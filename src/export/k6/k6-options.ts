@@ -31,8 +31,8 @@
  * an error; all errors are reported together. Pure: the same section gives the same object, keys
  * in a fixed order.
  */
-import type { LoadSection, ExecutorName } from '../../sim/load-schema.ts';
-import { LOAD_LIMITS } from '../../sim/load-schema.ts';
+import type { LoadSection, ExecutorName } from '../../scenario/load-schema.ts';
+import { LOAD_LIMITS } from '../../scenario/load-schema.ts';
 
 /** k6's shortest constant-arrival-rate duration (1.3.0 refuses less). */
 const K6_CONSTANT_DURATION_MS_MIN = 1_000;

@@ -14,10 +14,10 @@
  * more VUs than the scenario has agents (each VU steps its own agents, one at a time).
  * Byte-stable: the same scenario, seed, target and version give the same bytes.
  */
-import type { AnyAgentDefinition } from '../../sim/agent.ts';
+import type { AnyAgentDefinition } from '../../agent/agent.ts';
 import { ALL_ROUTES } from '../../http/routes/index.ts';
 import { targetUrlError } from '../../client/target.ts';
-import type { Scenario } from '../../sim/scenario.ts';
+import type { Scenario } from '../../scenario/scenario.ts';
 import { AGENT_MODULES } from '../../../agents/index.ts';
 import { jsComment, jsLiteral, jsonSource, jsString, jsValueOf, type JsValue } from './js-literal.ts';
 import type { K6Scenario } from './k6-agent-run.ts';
@@ -27,7 +27,7 @@ import { mountsNeeded } from './k6-mounts.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { resolveLoadPlan } from '../../load/executors.ts';
 import { arrivalSchedule } from '../../load/executors-arrival.ts';
-import { LOAD_LIMITS } from '../../sim/load-schema.ts';
+import { LOAD_LIMITS } from '../../scenario/load-schema.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 

@@ -20,7 +20,7 @@
  * afp load's arrivals: on k6's own `iterations` it failed one run in four (count=601 of 600).
  * Pure and byte-stable: the same flags and version give the same bytes.
  */
-import type { LoadSection } from '../../sim/load-schema.ts';
+import type { LoadSection } from '../../scenario/load-schema.ts';
 import type { UrlRequest } from '../../load/url-source.ts';
 import { jsComment, jsLiteral, jsString, type JsValue } from './js-literal.ts';
 import { resolveLoadPlan } from '../../load/executors.ts';

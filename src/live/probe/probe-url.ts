@@ -13,7 +13,7 @@
  * Each answer's announced rate limit (X-RateLimit-* / RateLimit-*) is kept: the file's limits use it.
  * Non-goals: deciding anything (classify.ts).
  */
-import { adminHeaders, adminTokenFromEnvironment } from '../../client/admin-token.ts';
+import { adminHeaders, adminTokenFromEnvironment } from '../../http/admin-token.ts';
 import { runBounded } from '../deadline.ts';
 import { httpTransport } from '../../client/http-transport.ts';
 import { currentAnswerBytesMax } from '../../client/answer-limits.ts';

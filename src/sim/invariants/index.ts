@@ -4,7 +4,7 @@
  * Layout (docs/layout.md): an invariant of one service lives in that service's folder (casino/,
  * escrow/, faucet/); invariants over the whole platform and the checker frame stay here.
  */
-import type { InvariantName } from '../scenario.ts';
+import type { InvariantName } from '../../scenario/scenario.ts';
 import { casinoBetLimits } from './casino/casino-bet-limits.ts';
 import { casinoBetsVerify } from './casino/casino-bets-verify.ts';
 import { casinoConservation } from './casino/casino-conservation.ts';

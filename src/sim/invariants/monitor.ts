@@ -9,7 +9,7 @@
 import type { Transfer } from '../../core/ledger.ts';
 import type { InvariantResult } from '../../report/run-record.ts';
 import type { DomainEvent } from '../../services/shared/events.ts';
-import type { InvariantName } from '../scenario.ts';
+import type { InvariantName } from '../../scenario/scenario.ts';
 import type { CheckerContext, Exchange, InvariantChecker, Violation } from './checker.ts';
 import { INVARIANTS } from './index.ts';
 

@@ -2,7 +2,7 @@
 // number of bets, ±1 per agent), summaries checked by the agent, referral chains at registration
 // (the referral invariant checks every commission), closures refusing only the closed game.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

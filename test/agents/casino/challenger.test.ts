@@ -2,7 +2,7 @@
 // accepts or declines what it receives; accepted challenges pay the winner both stakes minus 2%
 // (checked by the agent), holds and the house cut by casino-conservation.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

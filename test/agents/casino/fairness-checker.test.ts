@@ -2,7 +2,7 @@
 // recomputing it from its audit trail. The faithful casino passes; a biased draw is caught by the
 // agent itself (agent-assertions) even with casino-bets-verify switched off.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario, runSimulation } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

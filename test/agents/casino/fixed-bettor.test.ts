@@ -2,7 +2,7 @@
 // window answers 409 GAME_CLOSED (no bet on the game inside it) and the bettor resumes after it;
 // the overdraw probe is refused 422; params are validated by the game itself.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

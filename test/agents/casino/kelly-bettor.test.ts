@@ -2,7 +2,7 @@
 // balance its previous bet left — never above the limit (casino-bet-limits holds), growing and
 // shrinking with the bankroll; its risk factor is set through PUT /kelly/config.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

@@ -2,7 +2,7 @@
 // limit is refused 400 with max_bet and the gambler resets to base — never a violation.
 import { describe, expect, test } from 'vitest';
 import type { DomainEvent } from '../../../src/services/shared/events.ts';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

@@ -1,7 +1,7 @@
 // escrow-buyer: alone (buyers paying each other) and with sellers, every settlement of its mix
 // happens and no invariant or agent check fails.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

@@ -1,7 +1,7 @@
 // escrow-seller: alone it finds nothing to receive and breaks nothing; beside buyers it lists,
 // reads and disputes what it receives.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';

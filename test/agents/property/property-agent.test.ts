@@ -8,7 +8,7 @@ import { Rng } from '../../../src/core/rng.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
 import { REPORT_NAMES } from '../../../src/report/report-names.ts';
 import { AGENTS } from '../../../agents/index.ts';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 
 const ALL_REPORTS = REPORT_NAMES.filter((name) => name !== 'html');

@@ -1,7 +1,7 @@
 // rate-limit-abuser: bursts far beyond its tier; the platform refuses the excess with 429s,
 // accepts at most the tier's bucket per burst, and every header stays consistent.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { AGENTS } from '../../../agents/index.ts';
 

@@ -5,7 +5,7 @@
 // instant (or at its first look), the side the period's rate pays (short when positive) on the watched perpetual with the
 // largest rate in size — checked against the seeded rate itself.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { marketBySymbol } from '../../../src/services/trading/market-catalogue.ts';
 import { fundingRatePpm, seedHashOf } from '../../../src/services/trading/price-path.ts';

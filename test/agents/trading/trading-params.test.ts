@@ -3,7 +3,7 @@
 // where it made every quote a 404 and the run fail agent-assertions.
 import { describe, expect, test } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../../agents/index.ts';
-import { parseScenario } from '../../../src/sim/scenario.ts';
+import { parseScenario } from '../../../src/scenario/scenario.ts';
 
 const parse = (text: string) =>
   parseScenario(text, {

@@ -6,8 +6,8 @@ import { Faker, en } from '@faker-js/faker';
 import type { AfpClient } from '../../../src/client/client.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
 import { Rng } from '../../../src/core/rng.ts';
-import type { AgentContext } from '../../../src/sim/agent.ts';
-import { AgentDirectory } from '../../../src/sim/agent-directory.ts';
+import type { AgentContext } from '../../../src/agent/agent.ts';
+import { AgentDirectory } from '../../../src/agent/agent-directory.ts';
 
 export type Answer =
   | { ok: true; status: number; headers: Record<string, string>; body: unknown }

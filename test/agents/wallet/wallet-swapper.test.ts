@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { walletSwapper } from '../../../agents/wallet/wallet-swapper.ts';
 import type { HeldWallet } from '../../../agents/wallet/wallet-kit.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
-import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { ok, stubContext } from './wallet-stub.ts';

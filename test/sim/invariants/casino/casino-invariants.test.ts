@@ -17,7 +17,7 @@ import { DEFAULT_CONFIG } from '../../../../src/services/shared/config.ts';
 import type { DefectName } from '../../../../src/services/shared/context.ts';
 import type { DomainEvent } from '../../../../src/services/shared/events.ts';
 import { INVARIANTS, type Violation } from '../../../../src/sim/invariants/index.ts';
-import { scenarioFromText } from '../../../../src/sim/load-scenario.ts';
+import { scenarioFromText } from '../../../../src/agent/load-scenario.ts';
 import { runSimulation } from '../../../../src/sim/runner.ts';
 import { addAgent } from '../../../fixtures/agents.ts';
 import { AGENTS } from '../../../../agents/index.ts';

@@ -11,7 +11,7 @@
 import { assert } from '../core/assert.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 import { firstArchetypeIndexes } from './agent-numbering.ts';
-import type { Population } from './scenario.ts';
+import type { Population } from '../scenario/scenario.ts';
 
 export interface AgentSlot {
   readonly population: Population;

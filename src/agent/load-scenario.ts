@@ -3,7 +3,7 @@
  * exception (tests, embedders): `afp run` reports the errors itself instead (exit 2).
  */
 import type { AnyAgentDefinition } from './agent.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from './scenario.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../scenario/scenario.ts';
 
 export function scenarioFromText(
   text: string,

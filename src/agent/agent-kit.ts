@@ -210,7 +210,7 @@ export function moneyIn(value: unknown): Micro | null {
 
 /** zod: a USDC amount in params (number or decimal text, <= 6 decimals, > 0) → micro-USDC. */
 export function usdcAmount(): z.ZodType<Micro, number | string> {
-  // Metadata only (the editor schema's bounds; scenario-schema.ts folds `x-range` into the description).
+  // Metadata only (the editor schema's bounds; scenario/scenario-schema.ts folds `x-range` into the description).
   const range = {
     exclusiveMinimum: 0,
     maximum: toNumber(MAX_AMOUNT_MICRO),

@@ -304,7 +304,7 @@ export function renderFileJsonSchema(schema: z.ZodType, title: string, descripti
   return jsonSchemaText({ ...generated, title, description });
 }
 
-/** The metadata key of a field's range text (duration.ts, probability.ts, agent-kit.ts `usdcAmount`). */
+/** The metadata key of a field's range text (duration.ts, probability.ts, agent/agent-kit.ts `usdcAmount`). */
 export const RANGE_KEY = 'x-range';
 
 /**
@@ -351,7 +351,7 @@ export function archetypeParamsJsonSchema(
 
 /**
  * The editor schema's exact bytes (sorted keys, 2-space indent, trailing newline).
- * `archetypes` (the agents/ registry's params schemas, passed in: src/sim does not import the
+ * `archetypes` (the agents/ registry's params schemas, passed in: src/scenario does not import the
  * registry) make each population's `params` the schema of its `agent`, so editors complete and
  * check every archetype's parameters, with their descriptions and ranges: population items are a
  * `oneOf` on `agent`. `descriptions` (each archetype's one line) describe the entries.

@@ -24,7 +24,7 @@ import type { AgentContext, AnyAgentDefinition, PlatformFacts } from './agent.ts
 import type { AgentFakers, FakerStream } from './agent-fakers.ts';
 import type { AgentDirectory } from './agent-directory.ts';
 import { AgentCounts } from './run-stats.ts';
-import type { Population } from './scenario.ts';
+import type { Population } from '../scenario/scenario.ts';
 
 /** What the harness lends every agent context. */
 export interface AgentHost {

@@ -7,7 +7,7 @@
  * Invariant: indexes never repeat within an archetype (each population starts past the previous
  * one's end); with every `first` 0 the numbering is what it always was.
  */
-import type { Population } from './scenario.ts';
+import type { Population } from '../scenario/scenario.ts';
 
 /** The first archetype index of each population, in the populations' order. */
 export function firstArchetypeIndexes(

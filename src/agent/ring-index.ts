@@ -13,7 +13,7 @@ import { assert } from '../core/assert.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 import type { AgentSlot } from './agent-ring.ts';
 import { firstArchetypeIndexes } from './agent-numbering.ts';
-import type { Population } from './scenario.ts';
+import type { Population } from '../scenario/scenario.ts';
 
 interface Band {
   /** The ring position of the band's first slot. */

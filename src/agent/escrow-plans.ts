@@ -11,7 +11,7 @@
 import type { ApiResult } from '../client/client.ts';
 import type { AgentContext } from './agent.ts';
 import { expectedRefusal, moneyIn, parseIsoMs, reportUnexpected, RETRY_MS, type FaucetMemory } from './agent-kit.ts';
-import { BASIS_POINTS } from './probability.ts';
+import { BASIS_POINTS } from '../scenario/probability.ts';
 
 export type Settlement = 'release' | 'refund' | 'dispute' | 'let_expire';
 export type PlanAction =

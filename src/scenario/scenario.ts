@@ -38,7 +38,7 @@ export type { InvariantName } from './scenario-schema.ts';
 export interface Population {
   readonly agent: string;
   readonly count: number;
-  /** Archetype indexes skipped before this population's first agent (agent-numbering.ts); 0 when absent. */
+  /** Archetype indexes skipped before this population's first agent (agent/agent-numbering.ts); 0 when absent. */
   readonly first?: number;
   readonly tier: 'free' | 'pro' | 'enterprise';
   readonly style: 'A' | 'B' | 'mixed';
@@ -99,7 +99,7 @@ export interface Scenario {
   readonly trading: ScenarioTrading;
   readonly wallet: ScenarioWallet;
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
-  /** The `load:` section as written (src/sim/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
+  /** The `load:` section as written (src/scenario/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
   readonly load: LoadSection | null;
   /** How long after the end every hold must be settled (src/sim/liveness.ts); null: no liveness phase. */
   readonly livenessMs: number | null;
@@ -307,7 +307,7 @@ function durationOf(value: unknown): number | undefined {
 /**
  * Every window of a list (faults, casino and trading closures) lies inside the run: one that starts
  * at or after its end would do nothing, one that ends after it would be cut short, and liveness
- * (liveness.ts) counts on every window being over when the run ends. Each names what it is.
+ * (sim/liveness.ts) counts on every window being over when the run ends. Each names what it is.
  */
 function checkWindows(
   source: ScenarioSource,

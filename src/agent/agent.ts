@@ -6,7 +6,7 @@
  *
  * Invariants: an agent draws chance only from `rng` (its own fork: adding an agent changes no other
  * agent's draws) and time only from `clock`; probabilities in params are integer basis points
- * (src/sim/probability.ts), durations integer milliseconds (src/sim/duration.ts).
+ * (src/scenario/probability.ts), durations integer milliseconds (src/scenario/duration.ts).
  * An agent that sees the platform break a rule it can observe (a 2xx to bad input, a 5xx outside a
  * fault window) calls `report`: the runner turns it into an invariant violation.
  */
