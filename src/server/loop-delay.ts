@@ -11,7 +11,13 @@
  * A block shorter than the resolution may be missed or merged with the next, and one before the
  * timer's first turn after `start` is not seen (it has no interval to end); the figures are the
  * loop's lateness at that grain. The timer is unref'd by Node and stops with `stop`.
- * Measuring only: wall time of this process (like loop-block.ts), never the platform's clock.
+ * `cpu_max_ms` beside it: the longest delay counting only the time this process ran (its CPU time
+ * over each interval of a timer of the same period, at most the interval's wall time, less the
+ * resolution). Why: on a shared machine a process waits for a core, and the wall figure counts
+ * that wait as a pause of afp's; the CPU figure does not (as loop-block.ts argues for checkpoints).
+ * It counts every thread of the process (the collector's helpers, the checkpoint worker), so it
+ * may exceed the loop's own share; on a loaded machine read both.
+ * Measuring only: wall and CPU time of this process, never the platform's clock.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { JsonObject } from '../core/errors.ts';
@@ -26,8 +32,48 @@ function delayMs(valueNs: number): number {
   return Math.round(Math.max(0, valueNs / NS_PER_MS - LOOP_DELAY_RESOLUTION_MS) * 10) / 10;
 }
 
+/** The longest interval of an unref'd timer due every RESOLUTION_MS, counting only the process's CPU time in it. */
+class CpuDelay {
+  private timer: NodeJS.Timeout | null = null;
+  private lastWallMs = 0;
+  private lastCpuMs = 0;
+  maxMs = 0;
+
+  start(): void {
+    this.reset();
+    this.timer = setInterval(() => this.tick(), LOOP_DELAY_RESOLUTION_MS);
+    this.timer.unref();
+  }
+
+  reset(): void {
+    this.lastWallMs = performance.now();
+    this.lastCpuMs = processCpuMs();
+    this.maxMs = 0;
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private tick(): void {
+    const wallMs = performance.now();
+    const cpuMs = processCpuMs();
+    const ranMs = Math.min(wallMs - this.lastWallMs, cpuMs - this.lastCpuMs);
+    this.maxMs = Math.max(this.maxMs, ranMs - LOOP_DELAY_RESOLUTION_MS);
+    this.lastWallMs = wallMs;
+    this.lastCpuMs = cpuMs;
+  }
+}
+
+function processCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 export class LoopDelay {
   private readonly histogram: ReturnType<typeof monitorEventLoopDelay>;
+  private readonly cpu = new CpuDelay();
   private windowStartedMs: number;
 
   constructor() {
@@ -38,6 +84,7 @@ export class LoopDelay {
   /** Starts measuring (afp serve: once its listeners are up); the window starts now. */
   start(): void {
     this.histogram.enable();
+    this.cpu.start();
     this.windowStartedMs = performance.now();
   }
 
@@ -50,6 +97,7 @@ export class LoopDelay {
       max_ms: sampled ? delayMs(histogram.max) : null,
       p99_ms: sampled ? delayMs(histogram.percentile(99)) : null,
       mean_ms: sampled ? delayMs(histogram.mean) : null,
+      cpu_max_ms: sampled ? Math.round(Math.max(0, this.cpu.maxMs) * 10) / 10 : null,
       samples: histogram.count,
       window_ms: Math.round(performance.now() - this.windowStartedMs),
     };
@@ -59,11 +107,13 @@ export class LoopDelay {
   reset(): JsonObject {
     const closed = this.view();
     this.histogram.reset();
+    this.cpu.reset();
     this.windowStartedMs = performance.now();
     return closed;
   }
 
   stop(): void {
+    this.cpu.stop();
     this.histogram.disable();
   }
 }
