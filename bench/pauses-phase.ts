@@ -25,6 +25,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AdminClient } from '../src/client/admin-client.ts';
 import { GENERATOR_CPU, SERVER_CPU, pinned, unpinnedReason } from './cpu-pin.ts';
 import { healthProbe, type ProbeResult } from './health-probe.ts';
 import { serveInChild } from './load-server-child.ts';
@@ -65,6 +66,8 @@ export interface PauseRun {
   readonly requests: number;
   readonly failed: number;
   readonly loadAverage: number;
+  /** With --data: checkpoints written since start and the longest one blocked the loop, in CPU ms (the server's `checkpoints`); null otherwise. */
+  readonly checkpoints: { readonly written: number; readonly blockingCpuMsMax: number | null } | null;
 }
 
 export interface PausesResult {
@@ -112,6 +115,16 @@ async function loopReset(api: string): Promise<LoopFigures | null> {
     cpuMaxMs: view['cpu_max_ms'] ?? null,
     samples: view['samples'] ?? 0,
   };
+}
+
+/** GET /_afp/state's `checkpoints` (written, longest loop block in CPU ms), so a --data stall can be told from a checkpoint's. */
+async function checkpointsOf(api: string): Promise<PauseRun['checkpoints']> {
+  const answer = await AdminClient.ofUrl(api).state();
+  const state = (answer.ok ? answer.value : {}) as {
+    checkpoints?: { written?: number; blocking_cpu_ms_max?: number | null };
+  };
+  if (state.checkpoints === undefined) return null;
+  return { written: state.checkpoints.written ?? 0, blockingCpuMsMax: state.checkpoints.blocking_cpu_ms_max ?? null };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -174,7 +187,8 @@ async function pauseRun(
       const span = await measuredSpan(started.api, healthUrl, options.seconds);
       const sent = await generated;
       if (typeof sent === 'string') return sent;
-      return { load, server, ...span, ...sent, loadAverage: loadavg()[0] ?? 0 };
+      const checkpoints = server === 'data' ? await checkpointsOf(started.api) : null;
+      return { load, server, ...span, ...sent, loadAverage: loadavg()[0] ?? 0, checkpoints };
     } finally {
       await started.stop();
     }

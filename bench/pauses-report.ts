@@ -36,6 +36,11 @@ function ms(value: number | null): string {
   return value === null ? '-' : `${value.toFixed(1)} ms`;
 }
 
+function checkpointText(run: PauseRun): string {
+  if (run.checkpoints === null) return '';
+  return `; ${run.checkpoints.written} checkpoints, longest loop block ${ms(run.checkpoints.blockingCpuMsMax)} CPU`;
+}
+
 /** One line per load and server: worst round, then every round's figures with its load average. */
 function rowLines(runs: readonly PauseRun[], load: PauseLoad, server: PauseServer): string[] {
   const own = runs.filter((run) => run.load === load && run.server === server);
@@ -53,7 +58,7 @@ function rowLines(runs: readonly PauseRun[], load: PauseLoad, server: PauseServe
       : `/health max ${ms(probeMax)} (target <= ${TARGET_PROBE_MS} ms: ${verdict(probeMax, TARGET_PROBE_MS)})`;
   const rounds = own.map(
     (run) =>
-      `${server === 'bare' ? '' : `loop ${ms(run.loop?.maxMs ?? null)} (CPU ${ms(run.loop?.cpuMaxMs ?? null)}) p99 ${ms(run.loop?.p99Ms ?? null)} mean ${ms(run.loop?.meanMs ?? null)}; `}/health ${ms(run.probe.maxMs)} p99 ${ms(run.probe.p99Ms)}; ${run.requests} req (${run.failed} not 2xx); load avg ${run.loadAverage.toFixed(1)}`,
+      `${server === 'bare' ? '' : `loop ${ms(run.loop?.maxMs ?? null)} (CPU ${ms(run.loop?.cpuMaxMs ?? null)}) p99 ${ms(run.loop?.p99Ms ?? null)} mean ${ms(run.loop?.meanMs ?? null)}; `}/health ${ms(run.probe.maxMs)} p99 ${ms(run.probe.p99Ms)}; ${run.requests} req (${run.failed} not 2xx)${checkpointText(run)}; load avg ${run.loadAverage.toFixed(1)}`,
   );
   return [`  ${SERVER_NAMES[server]}: ${loopText}${probeText}`, ...rounds.map((text) => `      ${text}`)];
 }

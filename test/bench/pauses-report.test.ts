@@ -17,6 +17,7 @@ function run(server: PauseRun['server'], loopMaxMs: number | null, probeMaxMs: n
     requests: 300_000,
     failed: 0,
     loadAverage: 1.5,
+    checkpoints: server === 'data' ? { written: 7, blockingCpuMsMax: 12 } : null,
   };
 }
 
@@ -42,6 +43,8 @@ describe('the pauses report', () => {
     const data = lines.find((line) => line.startsWith('  afp serve --data'));
     expect(data).toContain('loop max 30.0 ms (target <= 50 ms: PASS');
     expect(lines).toContain('  bare node:http (floor): /health max 45.0 ms');
+    // A --data run says what its checkpoints blocked, so a stall can be told from a checkpoint's.
+    expect(lines.filter((line) => line.includes('7 checkpoints, longest loop block 12.0 ms CPU'))).toHaveLength(1);
     // Every round is listed under its server with the load average it ran at.
     expect(lines.filter((line) => line.includes('load avg 1.5'))).toHaveLength(4);
     // The mixed load has no run here: said, not hidden.
