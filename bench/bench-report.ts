@@ -36,6 +36,8 @@ import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-
 import { sweepJson, sweepLines, type SweepBenchResult } from './sweep-phase.ts';
 import { memoryJson, memoryLines, type MemoryBenchResult } from './memory-phase.ts';
 import { travelJson, travelLines, type TravelBenchResult } from './travel-phase.ts';
+import { pausesJson, pausesLines } from './pauses-report.ts';
+import type { PausesResult } from './pauses-phase.ts';
 import type { CpuPerWrite } from './server-cpu.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
@@ -119,6 +121,8 @@ export interface BenchResult {
   readonly memory?: MemoryBenchResult | null;
   /** /health during snapshot, revert, digest, state and reset of a large platform, and a century's clock move; null when --only left it out. */
   readonly travel?: TravelBenchResult | null;
+  /** afp serve's own event-loop delay and a /health probe under sustained load; null when --only left it out. */
+  readonly pauses?: PausesResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */
     readonly inProcessStatusMismatches: number | null;
@@ -360,6 +364,7 @@ export function formatTable(result: BenchResult): string {
   if (result.sweep != null) lines.push('', ...sweepLines(result.sweep));
   if (result.memory != null) lines.push('', ...memoryLines(result.memory));
   if (result.travel != null) lines.push('', ...travelLines(result.travel));
+  if (result.pauses != null) lines.push('', ...pausesLines(result.pauses));
   lines.push('');
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null)
@@ -572,6 +577,7 @@ export function formatJson(result: BenchResult): string {
     sweep: result.sweep == null ? null : sweepJson(result.sweep),
     memory: result.memory == null ? null : memoryJson(result.memory),
     travel: result.travel == null ? null : travelJson(result.travel),
+    pauses: result.pauses == null ? null : pausesJson(result.pauses),
     checks: {
       in_process_status_mismatches: checks.inProcessStatusMismatches,
       bare_outcome_mismatches: checks.bareOutcomeMismatches,

@@ -34,6 +34,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/audit/edge-statistics.test.ts',
   'test/audit/normal-quantile.test.ts',
   'test/audit/sprt.test.ts',
+  'test/bench/pauses-report.test.ts',
   'test/check/casino/casino-model.test.ts',
   'test/check/model.test.ts',
   'test/check/wallet/derived-wallets.test.ts',

@@ -55,6 +55,8 @@ import type { CommandLog } from './command-log.ts';
 import { GroupCommit } from './group-commit.ts';
 import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
 import { lockIntercept } from './lock-intercept.ts';
+import { LoopDelay } from './loop-delay.ts';
+import type { AdminOptions } from './admin-options.ts';
 import { PlatformLock } from './platform-lock.ts';
 import { createLazyMcpHandler } from './mcp-lazy.ts';
 import { MCP_PATH, type McpDoorName } from './mcp-path.ts';
@@ -240,18 +242,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           checkpointer?.noteAdmin(command);
           group.appended();
         };
-  const dialect =
-    layout === DOCUMENTS_LAYOUT
-      ? {}
-      : {
-          dialect: {
-            name: layout.dialect,
-            basePaths: layout.basePaths,
-            ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }),
-            ...(layout.limits === undefined ? {} : { limits: layout.limits }),
-          },
-        };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
+  const loopDelay = new LoopDelay();
   const clockMover = new ClockMover({ platform, clock, record, onClockMoved: () => pump.arm(), lock });
   const admin = {
     platform,
@@ -268,7 +260,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointsView(checkpointer, commandLog) }),
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(options.publicUrls === undefined ? {} : { publicUrls: options.publicUrls }),
-    ...dialect,
+    loopDelay,
+    ...dialectOption(layout),
   };
   const servers: Server[] = [];
   const host = options.host ?? DEFAULT_HOST;
@@ -320,6 +313,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   }
   pump.arm();
   shedder.start();
+  loopDelay.start();
   let closing = false;
   const coveredSeq = recovery?.checkpointSeq;
   if (commandLog !== undefined && coveredSeq !== undefined)
@@ -342,6 +336,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       closing = true;
       pump.stop();
       shedder.stop();
+      loopDelay.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
       if (group?.open === true) group.flush();
       await checkpointer?.close();
@@ -361,6 +356,19 @@ function writeCheckpoint(checkpointer: Checkpointer | undefined, log: (line: str
       `afp serve: could not write a checkpoint (recovery will replay more of the log): ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** What the admin rows are told of a dialect other than the documents' (`/_afp/mounts` says it). */
+function dialectOption(layout: ServeLayout): Pick<AdminOptions, 'dialect'> {
+  if (layout === DOCUMENTS_LAYOUT) return {};
+  return {
+    dialect: {
+      name: layout.dialect,
+      basePaths: layout.basePaths,
+      ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }),
+      ...(layout.limits === undefined ? {} : { limits: layout.limits }),
+    },
+  };
 }
 
 /** A fresh platform, or (with a command log) the log's platform after its replay. */
