@@ -33,7 +33,11 @@ export interface AgentsIo {
 
 const PROCESS_IO: AgentsIo = { out: STDOUT, err: STDERR };
 
-export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<Ending> {
+export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<number> {
+  return exitCodeOf(await agentsCommand(argv, io), io.err);
+}
+
+async function agentsCommand(argv: readonly string[], io: AgentsIo): Promise<Ending> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(HELP);
     return PASSED;
@@ -52,6 +56,6 @@ export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<
   return PASSED;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  return exitCodeOf(await runAgents(argv, PROCESS_IO), PROCESS_IO.err);
+export function main(argv: string[]): Promise<number> {
+  return runAgents(argv, PROCESS_IO);
 }

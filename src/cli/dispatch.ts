@@ -1,9 +1,9 @@
 /**
  * afp's command line, from argv to an exit code: dispatches the rows of the command table
  * (command-modules.ts), each a module exporting `main(argv: string[]): Promise<number>` that returns
- * the exit code (exit-codes.ts: 0 ok, 1 crash, 2 invalid input, 3 check failed, 4 liveness, 5 load
- * threshold). Why apart from main.ts (the process's entry, which only runs this and sets the exit
- * code): tests reach the same dispatch in-process, without a Node start per command line.
+ * the exit code its ending carried (command-failure.ts; process-exit.ts maps and prints it). Why
+ * apart from main.ts (the process's entry, which only runs this and sets the exit code): tests
+ * reach the same dispatch in-process, without a Node start per command line.
  * `--help`/`-h` is answered here for every command and subcommand, from its definition, before
  * its module is loaded; `afp --help` lists the commands, `afp --version` (`-V`) prints the version.
  * A failure thrown out of a command (src/core/command-failure.ts; a report that could not be

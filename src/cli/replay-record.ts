@@ -36,13 +36,7 @@ import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 import { reproduceCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';
 import { adminDoorLines, type AdminDoorFilter } from '../replay/admin-doors.ts';
 import { exchangesToSend } from './replay-exchanges.ts';
-import {
-  invalidInput,
-  unresolvedTarget,
-  unsettled,
-  type CommandFailure,
-  type Ending,
-} from '../core/command-failure.ts';
+import { invalidInput, unresolvedTarget, unsettled, type Ending } from '../core/command-failure.ts';
 
 const RETRIES = 2;
 const BACKOFF_MS = 250;
@@ -58,7 +52,7 @@ export interface ReplayIo extends InterruptIo {
   readonly clock?: Clock;
 }
 
-/** Replays the record of `flags` (whose file replay.ts found readable); returns the exit code (replay.ts's contract). */
+/** Replays the record of `flags` (whose file replay.ts found readable); returns its ending (replay.ts's contract). */
 export async function replayRecord(flags: ReplayFlags, io: ReplayIo, record: RecordFields): Promise<Ending> {
   const checked = await validateRecord(flags.file, io);
   if (checked === null) return invalidInput();
@@ -177,7 +171,7 @@ type ReplayPath =
   /** `notServe`: why the URL is no afp serve (it answered, but not /_afp/mounts), or null. */
   | { readonly kind: 'verbatim'; readonly notServe: string | null }
   | { readonly kind: 'dialect'; readonly target: Target }
-  | { readonly kind: 'failed'; readonly message: string; readonly exit: CommandFailure };
+  | { readonly kind: 'failed'; readonly message: string; readonly exit: Ending };
 
 /**
  * Which replay: a target file, or an afp serve URL announcing a dialect other than the documents'
@@ -361,7 +355,7 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
 
 type ClockDecision =
   | { readonly state: ClockSyncState; readonly mode: string | null }
-  | { readonly error: string; readonly exit: CommandFailure };
+  | { readonly error: string; readonly exit: Ending };
 
 /** Whether and how the target's clock follows the record (see the file header). */
 async function decideClock(

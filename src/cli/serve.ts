@@ -379,15 +379,13 @@ export async function main(argv: string[]): Promise<number> {
 async function serveCommand(argv: string[]): Promise<Ending> {
   const flags = parseServeArgs(argv, Date.now());
   if ('errors' in flags) {
-    process.stderr.write(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}`);
   }
   const commandLog = flags.data === undefined ? undefined : await openData(flags.data, DEFECT_NAMES);
   if (commandLog !== undefined && 'damage' in commandLog) return onDamage(flags, commandLog.damage);
   if (commandLog !== undefined && 'error' in commandLog) {
     if (flags.data !== undefined && isDamage(commandLog.error)) return onDamage(flags, commandLog.error);
-    process.stderr.write(`afp serve: ${commandLog.error}\n`);
-    return invalidInput();
+    return invalidInput(`afp serve: ${commandLog.error}`);
   }
   let outcome: Ending | { damage: string } | undefined;
   try {
@@ -426,22 +424,19 @@ async function onDamage(flags: ServeFlags, problem: string): Promise<Ending> {
   }
   const salvaged = await salvageLog(survey);
   if ('error' in salvaged) {
-    process.stderr.write(`afp serve: ${salvaged.error}\n`);
-    return invalidInput();
+    return invalidInput(`afp serve: ${salvaged.error}`);
   }
   process.stderr.write(salvaged.lines.map((line) => `afp serve: ${line}\n`).join(''));
   const { salvage: _salvage, ...again } = flags;
   void _salvage;
   const reopened = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
   if ('error' in reopened) {
-    process.stderr.write(`afp serve: ${reopened.error}\n`);
-    return invalidInput();
+    return invalidInput(`afp serve: ${reopened.error}`);
   }
   try {
     const outcome = await serveUntilSignal(again, reopened);
     if (!('damage' in outcome)) return outcome;
-    process.stderr.write(`afp serve: the salvaged log is damaged too (${outcome.damage}); a bug\n`);
-    return crashed();
+    return crashed(`afp serve: the salvaged log is damaged too (${outcome.damage}); a bug`);
   } finally {
     reopened.close();
   }

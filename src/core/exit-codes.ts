@@ -1,7 +1,8 @@
 /**
  * Exit codes of every afp command (docs/design.md): the contract CI scripts rely on. One table: the
  * entry's `--help`, each command's `--help` and the README's exit-code table are rendered from it,
- * and test/cli/exit-codes.test.ts runs every command against it.
+ * and test/cli/exit-codes.test.ts runs every command against it. Which cause gets which code is
+ * decided once, in command-failure.ts; the command files never name a code.
  */
 export const EXIT = {
   ok: 0,

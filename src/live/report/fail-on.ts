@@ -6,7 +6,6 @@
  * deviations a client codes around do not); `none` never fails on findings; a bad value is a
  * returned message naming every accepted value, never an exception.
  */
-import type { EXIT } from '../../core/exit-codes.ts';
 import { checkFailed, PASSED, type Ending } from '../../core/command-failure.ts';
 import { reaches, SEVERITIES, type Finding, type Severity } from '../finding.ts';
 
@@ -25,13 +24,6 @@ export function parseFailOn(text: string | undefined): { ok: true; value: FailOn
 /** Whether `finding` reaches the threshold; nothing reaches `none`. */
 export function reachesFailOn(finding: Pick<Finding, 'severity'>, failOn: FailOn): boolean {
   return failOn !== 'none' && reaches(finding, failOn);
-}
-
-export function findingsExitCode(
-  findings: readonly Pick<Finding, 'severity'>[],
-  failOn: FailOn,
-): typeof EXIT.ok | typeof EXIT.checkFailed {
-  return findingsEnding(findings, failOn).exitCode as typeof EXIT.ok | typeof EXIT.checkFailed;
 }
 
 /** A live command's findings as its verdict: a failed check (exit 3) once one reaches `--fail-on`, else passed. */
