@@ -91,8 +91,7 @@ export async function checkRuns(
       );
     } catch (error) {
       progress.finish();
-      io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
-      return crashed();
+      return crashed(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}`);
     }
   }
   let result: CheckResult;
@@ -109,8 +108,7 @@ export async function checkRuns(
       return invalidInput();
     }
     if (!(error instanceof CheckUnavailable)) {
-      io.err(`afp check: ${message}\nseed: ${parsed.seed}\n`);
-      return crashed();
+      return crashed(`afp check: ${message}\nseed: ${parsed.seed}`);
     }
     // The run could not be set up. A URL that answered, but is no afp serve and did not answer the
     // platform's way either, is the wrong URL (exit 2, as every live command says it); else 4.

@@ -113,8 +113,7 @@ export async function autocannonMain(
   const target = resolved.value;
   const request = endpointRequest(flags.endpoint, target, stringFlag(args, 'key') ?? null);
   if (typeof request === 'string') {
-    io.err(`afp load: ${request}\n`);
-    return invalidInput();
+    return invalidInput(`afp load: ${request}`);
   }
   const durationMs = flags.durationMs ?? scenario?.load?.duration ?? 10_000;
   io.out(

@@ -111,13 +111,11 @@ function checkedPlan(flags: LoadFlags, scenario: Scenario, load: LoadSection, io
   );
   const idle = idleSplit(scenario.populations, flags.shard, flags.workers);
   if (idle !== null) {
-    io.err(`afp load: ${idle}\n`);
-    return invalidInput();
+    return invalidInput(`afp load: ${idle}`);
   }
   const agentCheck = checkAgentCount(plan, agentCount);
   if (agentCheck.error !== null) {
-    io.err(`${flags.file}: ${agentCheck.error}\n`);
-    return invalidInput();
+    return invalidInput(`${flags.file}: ${agentCheck.error}`);
   }
   return { plan, thresholds: thresholds.thresholds, agentCount, agentCheck };
 }

@@ -74,13 +74,11 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const outputs = runMetricsOutputs(outs.outputs, io.clock, { tags: outs.tags });
   const prepared = await outputs?.prepare();
   if (typeof prepared === 'string') {
-    io.err(`afp load: ${prepared}\n`);
-    return invalidInput();
+    return invalidInput(`afp load: ${prepared}`);
   }
   const unreachable = await firstUnreachable(run, reachable);
   if (unreachable !== null) {
-    io.err(`afp load: ${unreachable}\n`);
-    return unsettled();
+    return unsettled(`afp load: ${unreachable}`);
   }
   const endpoints = [...new Set(run.requests.map((request) => request.name))].join(', ');
   io.out(`target: ${run.shownUrl}\nendpoint${run.requests.length === 1 ? '' : 's'}: ${endpoints}\n`);

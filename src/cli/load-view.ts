@@ -313,8 +313,7 @@ export function exitOf(
   if (unanswered(snapshot) && (totalRequests(snapshot) > 0 || !interrupted)) {
     const cause =
       snapshot.firstError === undefined ? '' : ` (the first failed before any answer: ${snapshot.firstError})`;
-    io.err(`afp load: ${targetName} answered ${unansweredWords(snapshot)}${cause}\n`);
-    return unsettled();
+    return unsettled(`afp load: ${targetName} answered ${unansweredWords(snapshot)}${cause}`);
   }
   const failed = failedThresholds(judged);
   if (failed.length > 0) {

@@ -61,8 +61,7 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
   // Imported only here: autocannon (and the semver it brings, ~70 modules) is not needed by the afp engine.
   if (engine.engine === 'autocannon') return (await import('./load-autocannon.ts')).autocannonMain(argv, io, record);
   if (engine.engine !== 'afp') {
-    io.err(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}`);
   }
   // Each way of loading brings its own code: a URL run does not load the scenario's agents, platform model or target files.
   if (isUrlRun(engine.rest)) return (await import('./load-url.ts')).urlMain(engine.rest, io, record);

@@ -111,8 +111,7 @@ async function replayTo(
       onNote: (note) => io.err(`afp replay: note: ${note}\n`),
     });
   } catch (error) {
-    io.err(`afp replay: ${error instanceof Error ? error.message : String(error)}\n`);
-    return unsettled();
+    return unsettled(`afp replay: ${error instanceof Error ? error.message : String(error)}`);
   }
   const unsent = unsentMounts(checked.mounts, urls, flags.target, path.notServe);
   if (unsent !== null) {

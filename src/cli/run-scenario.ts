@@ -85,8 +85,7 @@ export async function runScenario(
   const clash = flags.record === undefined ? null : recordClash(flags.record, flags.file, out);
   if (clash !== null) {
     record({ errors: [clash] });
-    io.err(`afp run: ${clash}\n`);
-    return invalidInput();
+    return invalidInput(`afp run: ${clash}`);
   }
   const config = scenarioPlatformConfig(scenario);
   const platform = {

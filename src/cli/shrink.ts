@@ -90,8 +90,7 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     },
   });
   if (result.kind === 'invalid') {
-    io.err(`${result.message}\n`);
-    return invalidInput();
+    return invalidInput(`${result.message}`);
   }
   if (result.kind === 'holds') {
     record({ holds: true, original: result.original });

@@ -174,8 +174,7 @@ function jsonFields(report: SweepReport, files: readonly string[]): Record<strin
 export async function mergeSweep(args: ParsedArgs, io: SweepIo, record: RecordFields): Promise<Ending> {
   const merged = await mergeSweepFiles(args.positionals);
   if (!merged.ok) {
-    io.err(`afp sweep merge: ${merged.message}\n`);
-    return invalidInput();
+    return invalidInput(`afp sweep merge: ${merged.message}`);
   }
   if (merged.missing > 0) {
     // The seeds themselves, where the files say what --seeds was (older files: their indexes).

@@ -113,8 +113,7 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     target_file: null,
   });
   if (!outcome.verdicts.some((verdict) => verdict.answered)) {
-    io.err(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}\n`);
-    return unsettled();
+    return unsettled(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}`);
   }
   if (outcome.file === null) {
     const answered = outcome.verdicts.filter((verdict) => verdict.answered);
