@@ -47,8 +47,7 @@ async function agentsCommand(argv: readonly string[], io: AgentsIo): Promise<End
   const unknown = args.positionals.filter((name) => !AGENT_NAMES.includes(name));
   for (const name of unknown) errors.push(`unknown archetype '${name}'; known: ${AGENT_NAMES.join(', ')}`);
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp agents: ${error}`).join('\n')}\nusage: ${AGENTS_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp agents: ${error}`).join('\n')}\nusage: ${AGENTS_USAGE}`);
   }
   // The archetypes and their schemas load only for a listing: a wrong flag or name is refused without them.
   const { listAgents } = await import('./agents-listing.ts');

@@ -46,8 +46,7 @@ async function runAudit<F extends object>(
 ): Promise<Ending> {
   if (refused(flags)) {
     record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp audit ${name}: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${flags.errors.map((error) => `afp audit ${name}: ${error}`).join('\n')}\n${USAGE}`);
   }
   try {
     const ended = await run(flags);

@@ -102,10 +102,9 @@ export async function checkRuns(
     const message = error instanceof Error ? error.message : String(error);
     // fast-check could not follow the path's choices: it is no case of this seed's runs.
     if (parsed.path !== undefined && /replayPath/i.test(message)) {
-      io.err(
-        `afp check: --path '${parsed.path}' is no case of --seed ${parsed.seed}'s runs (${message}): give the seed and path a failure printed together\nseed: ${parsed.seed}\n`,
+      return invalidInput(
+        `afp check: --path '${parsed.path}' is no case of --seed ${parsed.seed}'s runs (${message}): give the seed and path a failure printed together\nseed: ${parsed.seed}`,
       );
-      return invalidInput();
     }
     if (!(error instanceof CheckUnavailable)) {
       return crashed(`afp check: ${message}\nseed: ${parsed.seed}`);

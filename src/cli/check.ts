@@ -133,8 +133,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   );
   if ('errors' in parsed) {
     record({ errors: parsed.errors });
-    io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The target is resolved first, so one refused (a missing file, a port that does not answer) does
   // not load the runs. The runs' code (fast-check, the model) is loaded before the seed line: a

@@ -51,8 +51,7 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | 
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
-    io.err(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}`);
   }
   const parsed = await profiledScenario(file, profileFlags, io);
   if (parsed === null) return invalidInput();
@@ -62,8 +61,7 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | 
   const seedError = seedFlagError(seed);
   const flagErrors = [...(seedError === null ? [] : [seedError]), ...k8s.errors];
   if (flagErrors.length > 0) {
-    io.err(`${flagErrors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${flagErrors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}`);
   }
   const command = commandLine(['afp', 'export', 'k6', ...withoutOut(argv.slice(0))]);
   const [{ AGENTS }, { exportK6Script }] = await Promise.all([
@@ -81,8 +79,9 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | 
     agents: AGENTS,
   });
   if (!result.ok) {
-    io.err(`afp export k6: ${file} cannot be exported:\n${result.errors.map((error) => `  - ${error}`).join('\n')}\n`);
-    return invalidInput();
+    return invalidInput(
+      `afp export k6: ${file} cannot be exported:\n${result.errors.map((error) => `  - ${error}`).join('\n')}`,
+    );
   }
   return writeScenarioScript(
     stringFlag(args, 'out'),
@@ -303,8 +302,7 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
         });
   if (exported !== null && !exported.ok) errors.push(...exported.errors);
   if (errors.length > 0 || exported === null || !exported.ok) {
-    io.err(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}`);
   }
   const out = stringFlag(args, 'out');
   if (out === undefined) {

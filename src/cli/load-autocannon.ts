@@ -95,15 +95,13 @@ export async function autocannonMain(
   const flags = parseAutocannonFlags(args);
   if ('errors' in flags) errors.push(...flags.errors);
   if (errors.length > 0 || 'errors' in flags || targetSpec === undefined) {
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
   }
   const scenario = await scenarioOf(args.positionals[0], io);
   if (scenario === 'invalid') return invalidInput();
   const thresholds = parseThresholds(scenario?.load?.thresholds);
   if (!thresholds.ok) {
-    io.err(`${thresholds.errors.map((error) => `${args.positionals[0] ?? ''}: ${error}`).join('\n')}\n`);
-    return invalidInput();
+    return invalidInput(`${thresholds.errors.map((error) => `${args.positionals[0] ?? ''}: ${error}`).join('\n')}`);
   }
   // An autocannon run funds nothing (its one key is --key's): the file's keys funding is not needed.
   const resolved = await resolveTarget(targetSpec, { fundsNothing: true });
@@ -206,8 +204,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const outs = parseOutFlags(args.lists['out'] ?? [], args.lists['tag'] ?? []);
   errors.push(...outs.errors);
   if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok || 'error' in methodOrError) {
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
   }
   const outputs = runMetricsOutputs(outs.outputs, HIGH_RESOLUTION_CLOCK, { tags: outs.tags });
   const prepared = await outputs?.prepare();

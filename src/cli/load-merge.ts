@@ -73,8 +73,7 @@ async function mergeCommand(argv: readonly string[], io: MergeIo, record: Record
     );
   if (errors.length > 0 || out === undefined || merged === null || !merged.ok || 'errors' in thresholds) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp load merge: ${error}`).join('\n')}\n${MERGE_USAGE}`);
   }
   const { file } = merged;
   await mkdir(out, { recursive: true });

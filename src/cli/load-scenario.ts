@@ -42,7 +42,7 @@ export async function scenarioLoad(
   const { scenario, agents } = loaded;
   record({ seed, scenario: scenario.name });
   const profile = profileOfScenario(scenario, agents, flags.profile);
-  const checked = checkedPlan(flags, scenario, profile.load, io);
+  const checked = checkedPlan(flags, scenario, profile.load);
   if (checked instanceof CommandFailure) return checked;
   const { plan, thresholds, agentCount, agentCheck } = checked;
   const resolved = await resolveTarget(flags.target);
@@ -88,21 +88,19 @@ export async function scenarioLoad(
   });
 }
 
-/** The plan of the run and its checks (thresholds, shard, idle workers, agents against the plan), or the exit code after saying why. */
-function checkedPlan(flags: LoadFlags, scenario: Scenario, load: LoadSection, io: LoadIo) {
+/** The plan of the run and its checks (thresholds, shard, idle workers, agents against the plan), or the failure that says why. */
+function checkedPlan(flags: LoadFlags, scenario: Scenario, load: LoadSection) {
   const planned = resolveLoadPlan({
     load,
     scenarioDurationMs: scenario.durationMs,
     ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }),
   });
   if (!planned.ok) {
-    io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
-    return invalidInput();
+    return invalidInput(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}`);
   }
   const thresholds = parseThresholds(load.thresholds);
   if (!thresholds.ok) {
-    io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
-    return invalidInput();
+    return invalidInput(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}`);
   }
   const plan = shardPlan(planned.plan, flags.shard);
   const agentCount = scenario.populations.reduce(

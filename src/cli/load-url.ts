@@ -51,8 +51,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const run = parsed.run;
   if (run === null) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The planner, the thresholds' parser and the run's code load only for flags that make a run.
   const { describePlan, resolveLoadPlan } = await import('../load/executors.ts');
@@ -62,8 +61,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const thresholds = (await import('../load/thresholds.ts')).parseThresholds(run.section.thresholds);
   if (errors.length > 0 || !planned.ok || !thresholds.ok) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   const [{ runMetricsOutputs }, { reachable }, { runUrlLoad }, { concludeRun, runWithView }] = await Promise.all([
     import('../load/metrics/metrics-outputs.ts'),

@@ -78,8 +78,7 @@ async function scenarioCommand(argv: readonly string[], io: LoadIo, record: Reco
   const { flags, errors } = parseLoadArgs(argv);
   if (errors.length > 0) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   let scenarioLoad = flags.seed === undefined ? null : (await import('./load-scenario.ts')).scenarioLoad;
   if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);

@@ -56,8 +56,7 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
   const flags = parseReplayArgs(argv);
   if ('errors' in flags) {
     record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}`);
   }
   if (!(await recordReadable(flags.file, io))) return invalidInput();
   const disarm = armTargetBudget({

@@ -70,8 +70,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   const { flags, errors } = parseRunArgs(argv);
   if (errors.length > 0) record({ errors });
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The run's code is loaded before the seed line, as when it was imported with this file: a
   // signal sent once the seed is printed finds the run about to start, not still loading. Without

@@ -137,8 +137,7 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<Ending
   else if (file !== undefined && args.flags['force'] !== true && existsSync(file))
     errors.push(`${file} exists: pass --force to replace it`);
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}`);
   }
   const text = starterScenarioText(name, await starterArchetypes(), file);
   if (file === undefined) {
@@ -162,8 +161,9 @@ async function checkScenarioFile(argv: readonly string[], io: AuditIo, record: R
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp scenario check: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(
+      `${errors.map((error) => `afp scenario check: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}`,
+    );
   }
   record({ file });
   const loaded = await loadScenarioFile('afp scenario check', file, io.err);

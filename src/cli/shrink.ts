@@ -62,8 +62,7 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     else errors.push(`unknown defect '${name}' (known: ${DEFECT_NAMES.join(', ')})`);
   }
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp shrink: ${error}`).join('\n')}\n${USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp shrink: ${error}`).join('\n')}\n${USAGE}`);
   }
   const file = args.positionals[0] as string;
   // Parsed here, not only in shrinkRun: the seed printed first is the file's as `afp run` reads it.

@@ -183,10 +183,9 @@ export async function mergeSweep(args: ParsedArgs, io: SweepIo, record: RecordFi
       given === null || typeof given === 'string' ? `#${index + 1}` : (given[index] ?? `#${index + 1}`),
     );
     const more = merged.missing > names.length ? `, and ${merged.missing - names.length} more` : '';
-    io.err(
-      `afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?): ${names.join(', ')}${more}\n`,
+    return invalidInput(
+      `afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?): ${names.join(', ')}${more}`,
     );
-    return invalidInput();
   }
   const files = writeSweep(
     merged.report,

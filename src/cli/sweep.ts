@@ -50,8 +50,7 @@ async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFiel
   const errors = [...args.errors];
   if (args.positionals.length === 0) errors.push('expected one or more sweep.json FILEs');
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp sweep merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp sweep merge: ${error}`).join('\n')}\n${MERGE_USAGE}`);
   }
   const { mergeSweep } = await import('./sweep-run.ts');
   return mergeSweep(args, io, record);
@@ -91,8 +90,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX)
     errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
   if (errors.length > 0 || typeof seeds === 'string' || typeof shard === 'string') {
-    io.err(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${SWEEP_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${SWEEP_USAGE}`);
   }
   const file = args.positionals[0] as string;
   const loaded = await loadScenarioFile('afp sweep', file, io.err);

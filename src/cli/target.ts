@@ -85,8 +85,9 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
   const flags = parseProbeArgs(argv);
   if ('errors' in flags) {
     record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}\n`);
-    return invalidInput();
+    return invalidInput(
+      `${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}`,
+    );
   }
   // The probe (the dialects, the classifier) and the target-file parser load once the flags pass.
   const [{ KEYS_ENV, probeTarget }, { parseTargetFile }] = await Promise.all([
