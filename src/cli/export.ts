@@ -34,7 +34,7 @@ import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { seedFlagError } from '../core/seed-text.ts';
-import { type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
@@ -53,8 +53,8 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | 
   if (errors.length > 0 || file === undefined) {
     return invalidInput(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}`);
   }
-  const parsed = await profiledScenario(file, profileFlags, io);
-  if (parsed === null) return invalidInput();
+  const parsed = await profiledScenario(file, profileFlags);
+  if (parsed instanceof CommandFailure) return parsed;
   const target = stringFlag(args, 'target') ?? null;
   const seed = stringFlag(args, 'seed') ?? parsed.scenario.seed;
   const k8s = k8sFlag(args, target);
@@ -99,22 +99,20 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | 
 
 /**
  * The scenario file with its profile (its load: section, else the one derived from it, the profile
- * flags over either: as afp load reads them) and -d applied; null when refused (the reason said).
+ * flags over either: as afp load reads them) and -d applied; the failure when refused (its reason).
  */
 async function profiledScenario(
   file: string,
   profileFlags: ReturnType<typeof readProfileFlags>,
-  io: AuditIo,
-): Promise<{ readonly scenario: Scenario; readonly note: string | null } | null> {
-  const loaded = await loadScenarioFile('afp export k6', file, io.err);
-  if (loaded === null) return null;
+): Promise<{ readonly scenario: Scenario; readonly note: string | null } | CommandFailure> {
+  const loaded = await loadScenarioFile('afp export k6', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const profile = profileOfScenario(loaded.scenario, loaded.agents, profileFlags);
   const scenario = withDuration({ ...loaded.scenario, load: profile.load }, profileFlags.durationMs);
-  if (scenario === null)
-    io.err(
-      `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead\n`,
-    );
-  return scenario === null ? null : { scenario, note: profileSourceNote(profile) };
+  if (scenario !== null) return { scenario, note: profileSourceNote(profile) };
+  return invalidInput(
+    `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead`,
+  );
 }
 
 /**

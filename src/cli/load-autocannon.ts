@@ -36,7 +36,7 @@ import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import type { RecordFields } from './json-output.ts';
-import { type Ending, invalidInput, unresolvedTarget, unsettled } from '../core/command-failure.ts';
+import { CommandFailure, type Ending, invalidInput, unresolvedTarget, unsettled } from '../core/command-failure.ts';
 
 /**
  * The flags of `afp load` that only the open-model engine takes. `--quiet` is not among them: the
@@ -68,9 +68,10 @@ export interface AutocannonIo {
   onInterrupt(handler: (signal: InterruptSignal) => void): () => void;
 }
 
-async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<Scenario | null | 'invalid'> {
+async function scenarioOf(file: string | undefined): Promise<Scenario | null | CommandFailure> {
   if (file === undefined) return null;
-  return (await loadScenarioFile('afp load', file, io.err))?.scenario ?? 'invalid';
+  const loaded = await loadScenarioFile('afp load', file);
+  return loaded instanceof CommandFailure ? loaded : loaded.scenario;
 }
 
 export async function autocannonMain(
@@ -97,8 +98,8 @@ export async function autocannonMain(
   if (errors.length > 0 || 'errors' in flags || targetSpec === undefined) {
     return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
   }
-  const scenario = await scenarioOf(args.positionals[0], io);
-  if (scenario === 'invalid') return invalidInput();
+  const scenario = await scenarioOf(args.positionals[0]);
+  if (scenario instanceof CommandFailure) return scenario;
   const thresholds = parseThresholds(scenario?.load?.thresholds);
   if (!thresholds.ok) {
     return invalidInput(`${thresholds.errors.map((error) => `${args.positionals[0] ?? ''}: ${error}`).join('\n')}`);

@@ -39,7 +39,7 @@ import { isUrlRun } from './url-flags.ts';
 import { PROCESS_IO, type LoadIo } from './load-io.ts';
 import { parseLoadArgs } from './load-scenario-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { type Ending, invalidInput } from '../core/command-failure.ts';
+import { CommandFailure, type Ending, invalidInput } from '../core/command-failure.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 export { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
@@ -82,8 +82,8 @@ async function scenarioCommand(argv: readonly string[], io: LoadIo, record: Reco
   }
   let scenarioLoad = flags.seed === undefined ? null : (await import('./load-scenario.ts')).scenarioLoad;
   if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);
-  const loaded = await loadScenarioFile('afp load', flags.file, io.err);
-  if (loaded === null) return invalidInput();
+  const loaded = await loadScenarioFile('afp load', flags.file);
+  if (loaded instanceof CommandFailure) return loaded;
   scenarioLoad ??= (await import('./load-scenario.ts')).scenarioLoad;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);

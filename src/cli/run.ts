@@ -27,7 +27,7 @@ import { definitionOf } from './commands.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import type { RunFlags, RunIo } from './run-scenario.ts';
-import { type Ending, invalidInput } from '../core/command-failure.ts';
+import { CommandFailure, type Ending, invalidInput } from '../core/command-failure.ts';
 
 export type { RunFlags, RunIo };
 
@@ -77,8 +77,8 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   // --seed the file is read first, so a missing one is refused without loading the run.
   let runScenario = flags.seed === undefined ? null : (await import('./run-scenario.ts')).runScenario;
   if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);
-  const loaded = await loadScenarioFile('afp run', flags.file, io.err);
-  if (loaded === null) return invalidInput();
+  const loaded = await loadScenarioFile('afp run', flags.file);
+  if (loaded instanceof CommandFailure) return loaded;
   runScenario ??= (await import('./run-scenario.ts')).runScenario;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);

@@ -24,7 +24,7 @@ import { shellWord } from '../core/shell-words.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
 export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE [--json]';
 
@@ -166,8 +166,8 @@ async function checkScenarioFile(argv: readonly string[], io: AuditIo, record: R
     );
   }
   record({ file });
-  const loaded = await loadScenarioFile('afp scenario check', file, io.err);
-  if (loaded === null) return invalidInput();
+  const loaded = await loadScenarioFile('afp scenario check', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const agents = loaded.scenario.populations.reduce((total, population) => total + population.count, 0);
   record({ scenario: loaded.scenario.name, populations: loaded.scenario.populations.length, agents });
   io.out(`${file}: valid (${loaded.scenario.populations.length} populations, ${agents} agents)\n`);

@@ -20,7 +20,7 @@ import { definitionOf } from './commands.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
-import { checkFailed, type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
+import { checkFailed, CommandFailure, type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
 
 /** From the definition (commands.ts), so it cannot go stale. */
 const USAGE = `usage: ${usageLine(definitionOf('shrink'))}`;
@@ -66,8 +66,8 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   }
   const file = args.positionals[0] as string;
   // Parsed here, not only in shrinkRun: the seed printed first is the file's as `afp run` reads it.
-  const loaded = await loadScenarioFile('afp shrink', file, io.err);
-  if (loaded === null) return invalidInput();
+  const loaded = await loadScenarioFile('afp shrink', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const text = loaded.text;
   const seed = seedFlag ?? loaded.scenario.seed;
   // The per-run lines are progress: --quiet and --json turn them off, as on every other command.

@@ -29,7 +29,7 @@ import { definitionOf } from './commands.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import type { SweepIo } from './sweep-run.ts';
-import { type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
 export type { SweepIo };
 
@@ -93,8 +93,8 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     return invalidInput(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${SWEEP_USAGE}`);
   }
   const file = args.positionals[0] as string;
-  const loaded = await loadScenarioFile('afp sweep', file, io.err);
-  if (loaded === null) return invalidInput();
+  const loaded = await loadScenarioFile('afp sweep', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const { sweepSeeds } = await import('./sweep-run.ts');
   return sweepSeeds(
     { argv, args, file, seeds, seedsText, workers, shard, defects, shrink, swarm, maxRuns, loaded },
