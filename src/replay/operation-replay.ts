@@ -52,6 +52,7 @@ import { routeOperationOf } from './route-operations.ts';
 import type { IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
+import type { AccountService } from '../check/dialect/service-accounts.ts';
 import { ReplayWallets } from './wallet-replay.ts';
 import { ReplayDivergence } from './replay-divergence.ts';
 import { ReplayConsequences } from './replay-consequences.ts';
@@ -132,6 +133,37 @@ interface Gate {
   readonly call: RecordedCall;
   readonly service: ServiceName;
   readonly recordedKey: string | null;
+}
+
+/** An exchange's step that ended it: the replay's result for it (a stop's reason, or null). */
+interface Finished {
+  readonly finished: string | null;
+}
+
+/** A recorded exchange read: its input, its recorded outcome, and the service's own accounts on the target. */
+interface Prepared {
+  readonly input: OperationInput<OperationName>;
+  readonly recorded: ReadOutcome<OperationResult<OperationName>>;
+  readonly own: AccountService | null;
+  readonly ownAccounts: boolean;
+  readonly ownBindings: Bindings | null;
+}
+
+/** An exchange sent and answered: the key it went with, the live outcome and the request (for curl). */
+interface Sent {
+  readonly liveKey: string | null;
+  readonly live: ReadOutcome<OperationResult<OperationName>>;
+  readonly request: SentRequest | null;
+}
+
+/** Both answers of an exchange, for following what they leave. */
+interface Answered {
+  readonly op: OperationName;
+  readonly input: OperationInput<OperationName>;
+  readonly recorded: ReadOutcome<OperationResult<OperationName>>;
+  readonly live: ReadOutcome<OperationResult<OperationName>>;
+  readonly liveKey: string | null;
+  readonly sameDialect: boolean;
 }
 
 export class OperationReplay {
@@ -351,9 +383,26 @@ export class OperationReplay {
   }
 
   /** One exchange; returns why the replay must stop, or null. */
+  /**
+   * One exchange, in four steps: read what was recorded (prepare), decide the key and what the
+   * target's way asks first (beforeSending), send it (sendWithKey), and compare and file the
+   * answers (compareAndFile). A step that ends the exchange returns `{ finished }`.
+   */
   private async replay(exchange: RecordedExchange): Promise<string | null> {
     const gate = await this.gate(exchange);
     if (gate === null || typeof gate === 'string') return gate;
+    const prepared = this.prepare(exchange, gate);
+    if ('finished' in prepared) return prepared.finished;
+    const before = await this.beforeSending(exchange, gate, prepared);
+    if ('finished' in before) return before.finished;
+    const sent = await this.sendWithKey(exchange, gate, prepared, before.liveKey);
+    if ('finished' in sent) return sent.finished;
+    await this.compareAndFile(exchange, gate, prepared, sent);
+    return null;
+  }
+
+  /** The recorded exchange read: its input and outcome, or the skip that ends it. */
+  private prepare(exchange: RecordedExchange, gate: Gate): Prepared | Finished {
     const { request } = exchange;
     const { routeId, row, dialect, call, service, recordedKey } = gate;
     this.orphansNamed = [];
@@ -368,15 +417,17 @@ export class OperationReplay {
     const orphan = this.orphansNamed[0];
     if (input !== null && orphan !== undefined) {
       const skip = this.orphaned(exchange, { routeId, op: row.op, service }, orphan);
-      if (skip !== undefined) return skip;
+      if (skip !== undefined) return { finished: skip };
     }
     if (input === null)
-      return this.skip(exchange, {
-        id: `replay:skipped:bad-input:${routeId}`,
-        kind: 'rule',
-        title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`,
-        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
-      });
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:bad-input:${routeId}`,
+          kind: 'rule',
+          title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`,
+          evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+        }),
+      };
     const recorded = recordedOutcome(exchange, row, dialect, input);
     this.learnAliases(row.op, recorded);
     const own = accountService(service);
@@ -386,41 +437,74 @@ export class OperationReplay {
       recorded.kind === 'refused' &&
       /insufficient/i.test(`${recorded.refusal.name} ${recorded.refusal.message}`)
     ) {
-      return this.skip(exchange, {
-        id: `replay:skipped:funds:${row.op}`,
-        kind: 'money',
-        title: `${row.op}: the recording refused it for want of the agent's one platform balance; the agent's ${service} account on the target is the replay's own, funded by it, so that refusal cannot be reproduced: not replayed`,
-        evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}`,
-      });
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:funds:${row.op}`,
+          kind: 'money',
+          title: `${row.op}: the recording refused it for want of the agent's one platform balance; the agent's ${service} account on the target is the replay's own, funded by it, so that refusal cannot be reproduced: not replayed`,
+          evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}`,
+        }),
+      };
     }
+    const ownBindings = ownAccounts ? this.serviceAccounts.bindings(own) : null;
+    return { input, recorded, own, ownAccounts, ownBindings };
+  }
+
+  /** The key to send with, once what the target's way asks before sending is done (or the exchange is). */
+  private async beforeSending(
+    exchange: RecordedExchange,
+    gate: Gate,
+    prepared: Prepared,
+  ): Promise<{ readonly liveKey: string | null } | Finished> {
+    const { request } = exchange;
+    const { routeId, row, dialect, call, service, recordedKey } = gate;
+    const { input, recorded, own, ownBindings } = prepared;
     const notOffered = offersOperation(this.options.session, row.op);
     if (notOffered !== null)
-      return this.notOffered(exchange, { routeId, op: row.op, service, input }, recorded, notOffered);
+      return {
+        finished: await this.notOffered(exchange, { routeId, op: row.op, service, input }, recorded, notOffered),
+      };
     const serviceAccount =
       own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
-    let liveKey =
+    const liveKey =
       serviceAccount?.apiKey ??
       this.walletKeyOf(service, call.callerId) ??
       (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
     // A target that closes positions by id (trading.close) keeps them apart, not netted.
     if (row.op === 'trading.order' && this.options.session.offers('trading.close') === null) {
       const compare = {
-        bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings,
+        bindings: ownBindings ?? this.bindings,
         recordingDialect: dialect.name,
         liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name,
       };
       const sent = { routeId, order: input as OperationInput<'trading.order'>, agent: call.callerId, liveKey };
       const apart = await this.apartOrder(exchange, sent, recorded, compare);
-      if (apart !== undefined) return apart;
+      if (apart !== undefined) return { finished: apart };
     }
     const unfunded = await this.wallets.fundsFor(exchange, { op: row.op, input, liveKey }, recorded, this.bindings);
     if (unfunded !== null)
-      return this.skip(exchange, {
-        id: `replay:skipped:unfunded:${row.op}`,
-        kind: 'money',
-        title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`,
-        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
-      });
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:unfunded:${row.op}`,
+          kind: 'money',
+          title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`,
+          evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+        }),
+      };
+    return { liveKey };
+  }
+
+  /** The exchange sent (again with the agent's wallet key where the target refused the platform one), read as an outcome. */
+  private async sendWithKey(
+    exchange: RecordedExchange,
+    gate: Gate,
+    prepared: Prepared,
+    keyFirst: string | null,
+  ): Promise<Sent | Finished> {
+    const { request } = exchange;
+    const { routeId, row, call, service } = gate;
+    const { input, recorded } = prepared;
+    let liveKey = keyFirst;
     let outcome = await this.send(row.op, input, liveKey, exchange);
     const walletKey = await this.walletKeyAfterRefusal(
       exchange,
@@ -436,21 +520,31 @@ export class OperationReplay {
       this.current = { exchange, liveKey };
       outcome = await this.send(row.op, input, liveKey, exchange);
     }
-    if (outcome.kind === 'unreachable') return outcome.message;
-    if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
+    if (outcome.kind === 'unreachable') return { finished: outcome.message };
+    if (outcome.kind === 'deadline') return { finished: `${row.op} was rate limited past the time budget` };
     if (outcome.kind === 'unsupported') {
       this.unsend(row.op);
       this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
       this.leftBySkip(exchange, routeId, row.op, input, outcome.reason);
-      return this.skip(exchange, {
-        id: `replay:skipped:unsupported:${row.op}`,
-        kind: 'shape',
-        title: `${row.op}: ${outcome.reason}; such recorded ${routeId} exchanges are not replayed`,
-        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
-      });
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:unsupported:${row.op}`,
+          kind: 'shape',
+          title: `${row.op}: ${outcome.reason}; such recorded ${routeId} exchanges are not replayed`,
+          evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+        }),
+      };
     }
     const live = liveOutcomeOf(outcome);
-    if (live === null) return null;
+    if (live === null) return { finished: null };
+    return { liveKey, live, request: 'request' in outcome ? outcome.request : null };
+  }
+
+  /** The recorded and live answers compared, the differences filed, and what they leave followed. */
+  private async compareAndFile(exchange: RecordedExchange, gate: Gate, prepared: Prepared, sent: Sent): Promise<void> {
+    const { routeId, row, dialect, call, service } = gate;
+    const { input, recorded, ownAccounts, ownBindings } = prepared;
+    const { liveKey, live } = sent;
     this.learnLive(row.op, input, live);
     if (row.op === 'trading.order')
       this.positions.ordered(
@@ -461,7 +555,7 @@ export class OperationReplay {
       );
     const liveDialect = this.options.session.target.services[service]?.dialect ?? dialect.name;
     const sameDialect = dialect.name === liveDialect;
-    const bindings = (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings;
+    const bindings = ownBindings ?? this.bindings;
     const [recordedCompared, liveCompared] =
       row.op === 'wallet.create'
         ? this.wallets.created(
@@ -482,33 +576,38 @@ export class OperationReplay {
             input,
           });
     if (drawn) this.drawnBy(exchange, routeId, liveKey);
-    this.file(
-      exchange,
-      routeId,
-      row.op,
-      this.explained.explain(exchange, differences, {
-        op: row.op,
-        input,
-        liveKey,
-        ownAccount: ownAccounts,
-        orphanCause: this.orphanCause,
-      }),
-      'request' in outcome ? outcome.request : null,
-    );
-    this.leftByAnswer(exchange, routeId, { op: row.op, input, recorded, live }, differences);
-    if (!sameDialect) this.settlements.settledByRule(exchange, { op: row.op, input, recorded, live }, liveKey);
+    const explained = this.explained.explain(exchange, differences, {
+      op: row.op,
+      input,
+      liveKey,
+      ownAccount: ownAccounts,
+      orphanCause: this.orphanCause,
+    });
+    this.file(exchange, routeId, row.op, explained, sent.request);
+    await this.followAnswer(exchange, gate, { op: row.op, input, recorded, live, liveKey, sameDialect }, differences);
+  }
+
+  /** What an answer leaves behind: names left, settlements, divergences, bindings, credits and deposits. */
+  private async followAnswer(
+    exchange: RecordedExchange,
+    gate: Gate,
+    answer: Answered,
+    differences: readonly ResultDifference[],
+  ): Promise<void> {
+    const { routeId } = gate;
+    const { op, input, recorded, live, liveKey, sameDialect } = answer;
+    this.leftByAnswer(exchange, routeId, { op, input, recorded, live }, differences);
+    if (!sameDialect) this.settlements.settledByRule(exchange, { op, input, recorded, live }, liveKey);
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
-    if (moved !== undefined)
-      this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
+    if (moved !== undefined) this.explained.nameDiverges(op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
-    if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined)
-      await this.funding.creditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
-    if (isRegistration(row.op) && recorded.kind === 'ok' && live.kind === 'ok') {
+    if (!sameDialect && DIALECT_CREDITS[op] !== undefined)
+      await this.funding.creditDifference(exchange, routeId, { op, input, liveKey }, recorded, live);
+    if (isRegistration(op) && recorded.kind === 'ok' && live.kind === 'ok') {
       const registered = live.value as OperationResult<'casino.register'>;
       const recordedId = (recorded.value as Partial<OperationResult<'casino.register'>>).agentId;
       if (typeof recordedId === 'string') await this.funding.startingDeposit(exchange, routeId, recordedId, registered);
     }
-    return null;
   }
 
   /**
