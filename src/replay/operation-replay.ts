@@ -39,8 +39,8 @@ import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
-import type { FindingInput, FindingsCollector } from '../live/finding.ts';
+import { rowOf } from '../live/dialects/dialect.ts';
+import type { FindingsCollector } from '../live/finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
@@ -52,16 +52,16 @@ import { routeOperationOf } from './route-operations.ts';
 import type { IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
-import type { AccountService } from '../check/dialect/service-accounts.ts';
 import { ReplayWallets } from './wallet-replay.ts';
 import { ReplayDivergence } from './replay-divergence.ts';
+import { ReplayLeftovers } from './replay-leftovers.ts';
+import type { Answered, Finished, Gate, Prepared, Sent } from './replay-steps.ts';
+import { fileDifferences, fileNote, type ReplayNote } from './replay-findings.ts';
 import { ReplayConsequences } from './replay-consequences.ts';
 import { forwardedFrom, ReplayFunding } from './replay-funding.ts';
 import {
   bearerOf,
   clip,
-  explanation,
-  findingSuffix,
   isRegistration,
   liveOutcomeOf,
   recordedOutcome,
@@ -116,55 +116,9 @@ export interface OperationReplayTotals {
   readonly bindings: number;
 }
 
-type Skip = {
-  readonly id: string;
-  readonly kind: FindingInput['kind'];
-  readonly title: string;
-  readonly evidence: string;
-};
+type Skip = ReplayNote;
 
 let router: Router | null = null;
-
-/** An exchange past the gate: what replaying it needs to know. */
-interface Gate {
-  readonly routeId: string;
-  readonly row: RouteOperation<OperationName>;
-  readonly dialect: Dialect;
-  readonly call: RecordedCall;
-  readonly service: ServiceName;
-  readonly recordedKey: string | null;
-}
-
-/** An exchange's step that ended it: the replay's result for it (a stop's reason, or null). */
-interface Finished {
-  readonly finished: string | null;
-}
-
-/** A recorded exchange read: its input, its recorded outcome, and the service's own accounts on the target. */
-interface Prepared {
-  readonly input: OperationInput<OperationName>;
-  readonly recorded: ReadOutcome<OperationResult<OperationName>>;
-  readonly own: AccountService | null;
-  readonly ownAccounts: boolean;
-  readonly ownBindings: Bindings | null;
-}
-
-/** An exchange sent and answered: the key it went with, the live outcome and the request (for curl). */
-interface Sent {
-  readonly liveKey: string | null;
-  readonly live: ReadOutcome<OperationResult<OperationName>>;
-  readonly request: SentRequest | null;
-}
-
-/** Both answers of an exchange, for following what they leave. */
-interface Answered {
-  readonly op: OperationName;
-  readonly input: OperationInput<OperationName>;
-  readonly recorded: ReadOutcome<OperationResult<OperationName>>;
-  readonly live: ReadOutcome<OperationResult<OperationName>>;
-  readonly liveKey: string | null;
-  readonly sameDialect: boolean;
-}
 
 export class OperationReplay {
   private readonly options: OperationReplayOptions;
@@ -191,6 +145,8 @@ export class OperationReplay {
   private readonly funding: ReplayFunding;
   /** Which differences an earlier cause explains (replay-consequences.ts). */
   private readonly explained = new ReplayConsequences(this.divergence);
+  /** What an exchange not sent, or answered otherwise, leaves the recording's view of (replay-leftovers.ts). */
+  private readonly leftovers = new ReplayLeftovers(this.divergence, this.bindings);
   private readonly settlements: ReplaySettlements;
   /** Recorded agent → its own key on a wallet that refused its platform key (at most FOLLOWED_MAX.walletKeys). */
   private readonly walletKeys = new Map<string, string>();
@@ -349,7 +305,7 @@ export class OperationReplay {
     const service = match.route.service;
     const notReplayed = row.notReplayed?.(call, this.idsFor(service)) ?? null;
     if (notReplayed !== null) {
-      this.leftBySkip(exchange, routeId, row.op, null, notReplayed);
+      this.leftovers.bySkip(exchange, routeId, row.op, null, notReplayed);
       if (exchange.response.status < 300)
         this.explained.nameDiverges(row.op, call.body, `seq ${exchange.seq} (${routeId} not replayed: ${notReplayed})`);
       return this.skip(exchange, {
@@ -525,7 +481,7 @@ export class OperationReplay {
     if (outcome.kind === 'unsupported') {
       this.unsend(row.op);
       this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
-      this.leftBySkip(exchange, routeId, row.op, input, outcome.reason);
+      this.leftovers.bySkip(exchange, routeId, row.op, input, outcome.reason);
       return {
         finished: this.skip(exchange, {
           id: `replay:skipped:unsupported:${row.op}`,
@@ -575,7 +531,7 @@ export class OperationReplay {
             liveDialect,
             input,
           });
-    if (drawn) this.drawnBy(exchange, routeId, liveKey);
+    if (drawn) this.leftovers.drawnBy(exchange, routeId, liveKey);
     const explained = this.explained.explain(exchange, differences, {
       op: row.op,
       input,
@@ -596,7 +552,7 @@ export class OperationReplay {
   ): Promise<void> {
     const { routeId } = gate;
     const { op, input, recorded, live, liveKey, sameDialect } = answer;
-    this.leftByAnswer(exchange, routeId, { op, input, recorded, live }, differences);
+    this.leftovers.byAnswer(exchange, routeId, { op, input, recorded, live }, differences);
     if (!sameDialect) this.settlements.settledByRule(exchange, { op, input, recorded, live }, liveKey);
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
     if (moved !== undefined) this.explained.nameDiverges(op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
@@ -748,7 +704,7 @@ export class OperationReplay {
     if (isRegistration(op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
     const substitute = this.options.session.offers('escrow.get') === null ? substituteReads(op, input, recorded) : null;
     if (substitute !== null) return this.replayByReads(exchange, sent, substitute);
-    this.leftBySkip(exchange, routeId, op, input, notOffered);
+    this.leftovers.bySkip(exchange, routeId, op, input, notOffered);
     return this.skip(exchange, {
       id: `replay:skipped:not-offered:${op}`,
       kind: 'shape',
@@ -803,16 +759,8 @@ export class OperationReplay {
       this.file(exchange, routeId, 'escrow.get', explained, 'request' in outcome ? outcome.request : null);
     }
     // What the target could not do (a refund) leaves the escrow and its sender's balance, as a skip would.
-    if (substitute.explains !== null) this.leftBySkip(exchange, routeId, op, sent.input, substitute.explains);
+    if (substitute.explains !== null) this.leftovers.bySkip(exchange, routeId, op, sent.input, substitute.explains);
     return null;
-  }
-
-  /**
-   * A drawn outcome (a bet, a batch) sent across dialects: from it on the agent's balance is the
-   * target's own draws', not the recording's (drawn-outcomes.ts).
-   */
-  private drawnBy(exchange: RecordedExchange, routeId: string, liveKey: string | null): void {
-    this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId}: the target draws its own outcomes)`);
   }
 
   /** What later exchanges must know: escrows the target did not create, agents whose money diverged. */
@@ -836,66 +784,6 @@ export class OperationReplay {
       (difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'),
     );
     if (accepted !== undefined) this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${accepted.note})`);
-  }
-
-  /**
-   * A recorded exchange the recording accepted and the replay did not send: the escrow it settled,
-   * the addresses its send moved, and its caller's balance leave the recording's (replay-divergence.ts).
-   */
-  private leftBySkip(
-    exchange: RecordedExchange,
-    routeId: string,
-    op: OperationName,
-    input: OperationInput<OperationName> | null,
-    why: string,
-  ): void {
-    if (exchange.response.status >= 300) return;
-    const cause = `seq ${exchange.seq} (${routeId} not replayed: ${why})`;
-    const recordedKey = bearerOf(exchange);
-    const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
-    this.divergence.leaveBalance(liveKey, cause);
-    this.leave(exchange, op, input, cause);
-  }
-
-  /** A replayed exchange answered otherwise than recorded: what it settled or moved leaves the recording's. */
-  private leftByAnswer(
-    exchange: RecordedExchange,
-    routeId: string,
-    sent: {
-      op: OperationName;
-      input: OperationInput<OperationName>;
-      recorded: ReadOutcome<unknown>;
-      live: ReadOutcome<unknown>;
-    },
-    differences: readonly ResultDifference[],
-  ): void {
-    if (sent.op === 'wallet.swap' && sent.recorded.kind === 'ok') {
-      const swap = sent.input as OperationInput<'wallet.swap'>;
-      this.divergence.leaveAddress(
-        swap.toChain,
-        swap.toAddress,
-        `seq ${exchange.seq} (${routeId}: a swap pays out at the market rate of its instant, which a replay does not reproduce)`,
-      );
-    }
-    const accepted = differences.find((difference) => difference.field === 'accepted');
-    if (accepted === undefined || sent.recorded.kind !== 'ok') return;
-    this.leave(exchange, sent.op, sent.input, `seq ${exchange.seq} (${routeId}: ${accepted.note})`);
-  }
-
-  private leave(
-    exchange: RecordedExchange,
-    op: OperationName,
-    input: OperationInput<OperationName> | null,
-    cause: string,
-  ): void {
-    const escrowId = (input as { escrowId?: unknown } | null)?.escrowId;
-    if (op.startsWith('escrow.') && typeof escrowId === 'string') this.divergence.leaveEscrow(escrowId, cause);
-    if (op !== 'wallet.send') return;
-    const body = exchange.response.body as { chain?: unknown; from?: unknown; to?: unknown } | null;
-    if (body === null || typeof body !== 'object' || typeof body.chain !== 'string') return;
-    for (const address of [body.from, body.to])
-      if (typeof address === 'string')
-        this.divergence.leaveAddress(body.chain, this.bindings.live(address) ?? address, cause);
   }
 
   /** The recorded agent's key on a wallet that refused its platform key (walletKeyAfterRefusal), or null. */
@@ -1079,15 +967,7 @@ export class OperationReplay {
   }
 
   private info(exchange: RecordedExchange, note: Skip): void {
-    this.options.findings.add({
-      id: note.id,
-      severity: 'info',
-      kind: note.kind,
-      title: note.title,
-      expected: null,
-      seen: null,
-      evidence: `seq ${exchange.seq}: ${note.evidence}`,
-    });
+    fileNote(this.options.findings, exchange, note);
   }
 
   private file(
@@ -1097,26 +977,7 @@ export class OperationReplay {
     differences: readonly ResultDifference[],
     request: SentRequest | null,
   ): void {
-    for (const difference of differences) {
-      const field = difference.field.replace(/\[\d+\]/g, '[]');
-      const refused =
-        difference.field === 'accepted' && typeof difference.seen === 'string' && difference.seen !== 'accepted'
-          ? `:${difference.seen.split(/[ :]/)[1] ?? ''}`
-          : '';
-      const finding: FindingInput = {
-        id: `replay:${op}:${field}${refused}${findingSuffix(difference)}`,
-        severity: difference.documented === undefined ? 'major' : 'info',
-        kind: difference.kind,
-        title: `${op}: ${difference.note} (${field})${explanation(difference)}`,
-        endpoint: `${op} (recorded as ${routeId})`,
-        field,
-        expected: difference.expected,
-        seen: difference.seen,
-        evidence: `seq ${exchange.seq} ${routeId}: recorded ${exchange.response.status} ${clip(exchange.response.body)}`,
-        ...(request === null ? {} : { reproduce: this.options.curlOf(request) }),
-      };
-      this.options.findings.add(finding);
-    }
+    fileDifferences(this.options, exchange, { routeId, op, request }, differences);
   }
 }
 
