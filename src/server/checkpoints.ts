@@ -53,7 +53,7 @@ import {
   type StoredCheckpoint,
   type TravelRecord,
 } from './checkpoint-store.ts';
-import type { CommandLog, CommandRow, LogSettings } from './command-log.ts';
+import type { CommandLog, StoredRow, LogSettings } from './command-log.ts';
 import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
 
 /** Commands between two checkpoints: the most a recovery replays (on the 1M-command bench, about 0.8 s of CPU on a loaded VM). */
@@ -111,14 +111,14 @@ const ROWS_PER_TURN = 2_000;
 /** One job: replay `rows` (the entries after the worker's position, up to `seq`), then encode. */
 export interface CheckpointJob {
   readonly seq: number;
-  readonly rows: readonly CommandRow[];
+  readonly rows: readonly StoredRow[];
   /** Images already in FILE: not encoded again. */
   readonly storedImageIds: readonly string[];
 }
 
 /** What the loop sends the worker: the rows of a job in slices (one per turn), then the order to encode. */
 export type CheckpointMessage =
-  | { readonly kind: 'rows'; readonly rows: readonly CommandRow[] }
+  | { readonly kind: 'rows'; readonly rows: readonly StoredRow[] }
   | { readonly kind: 'encode'; readonly seq: number; readonly storedImageIds: readonly string[] };
 
 export type CheckpointReply =
