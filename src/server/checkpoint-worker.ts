@@ -19,7 +19,7 @@ import {
   type CheckpointMessage,
   type CheckpointReply,
   type CheckpointWorkerData,
-} from './checkpoints.ts';
+} from './checkpoint-job.ts';
 import type { CheckpointSource } from './checkpoint-store.ts';
 import { startBlock } from './loop-block.ts';
 import { recoverPlatform, replayCommands, type ReplayPosition, type ReplaySource } from './recovery.ts';

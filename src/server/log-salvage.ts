@@ -35,7 +35,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { syncFile, syncFolder } from '../core/atomic-file.ts';
 import { CheckpointStore, type CheckpointHeader } from './checkpoint-store.ts';
-import { checkpointDamage } from './checkpoints.ts';
+import { checkpointDamage } from './checkpoint-load.ts';
 import { openCommandLog, type CommandLog, type StoredRow, type LogSettings } from './command-log.ts';
 
 export interface CheckpointSurvey {

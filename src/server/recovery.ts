@@ -59,7 +59,7 @@ import type {
 } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
 import { TimeTravel } from './time-travel.ts';
-import { loadCheckpoint } from './checkpoints.ts';
+import { loadCheckpoint } from './checkpoint-load.ts';
 import { applyReset, applyRevert, applySnapshot } from './time-travel-routes.ts';
 import { isFailure } from '../core/errors.ts';
 
