@@ -7,8 +7,8 @@ import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
-/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), only the recovery part's (afp serve --data after a crash), or only the sweep part's (afp sweep on 2 workers over 1), or only the memory part's (bytes per agent at 10k, 100k and 1M agents), or only the travel part's (/health during snapshot, revert, digest, state and reset of a large platform; a century's clock move). */
-export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery' | 'sweep' | 'memory' | 'travel';
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), only the recovery part's (afp serve --data after a crash), or only the sweep part's (afp sweep on 2 workers over 1), or only the memory part's (bytes per agent at 10k, 100k and 1M agents), or only the travel part's (/health during snapshot, revert, digest, state and reset of a large platform; a century's clock move), or only the pauses part's (afp serve's own event-loop delay under sustained load). */
+export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery' | 'sweep' | 'memory' | 'travel' | 'pauses';
 
 export interface BenchFlags {
   readonly small: boolean;
@@ -68,15 +68,20 @@ export interface BenchFlags {
   readonly memoryAgentsMax: number;
   /** Travel part: agents of the platform snapshotted, reverted and digested (travel-phase.ts). */
   readonly travelAgents: number;
+  /** The pauses part's span per run (s). */
+  readonly pauseSeconds: number;
+  /** Node flags for the pauses part's afp serve processes (e.g. --max-semi-space-size=64), space-separated. */
+  readonly serveNodeFlags: readonly string[];
 }
 
 export const USAGE =
   'usage: npm run bench -- [--small] [--rounds N] [--mix-rounds N] [--no-http] [--json] [--seed N] [--mix quickstart|synthetic]\n' +
   '                        [--concurrency N] [--http-requests N] [--http-seconds S] [--http-window-ms MS]\n' +
-  '                        [--http-client lean|fetch] [--only mix|casino|load|recovery|sweep|memory|travel]\n' +
+  '                        [--http-client lean|fetch] [--only mix|casino|load|recovery|sweep|memory|travel|pauses]\n' +
   '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]\n' +
   '                        [--load-connections N] [--load-seconds S] [--write-connections N] [--write-seconds S] [--recovery-commands N]\n' +
-  '                        [--memory-hours N] [--memory-agents-max N] [--travel-agents N]';
+  '                        [--memory-hours N] [--memory-agents-max N] [--travel-agents N] [--pause-seconds S]\n' +
+  "                        [--serve-node-flags '--max-semi-space-size=64 ...']";
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -101,7 +106,12 @@ export const BENCH_LIMITS = {
   memoryAgentsMax: { min: 1_000, max: 1_000_000, default: 1_000_000 },
   // Issue 43's figure: 67k agents made a one-shot snapshot 2–3 s of CPU.
   travelAgents: { min: 100, max: 1_000_000, default: 67_000, smallDefault: 2_000 },
+  // Issue 71 part 1: 30 s of each load.
+  pauseSeconds: { min: 1, max: 600, default: 30, smallDefault: 1 },
 } as const;
+/** Node flags the pauses part may pass its servers: the runtime's own, as a user would type them (bounded). */
+const SERVE_NODE_FLAG = /^--[a-z][a-z0-9-]*(=[A-Za-z0-9._-]{1,32})?$/;
+const SERVE_NODE_FLAGS_MAX = 8;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
 export const WINDOW_REQUESTS_MAX = 2_048;
@@ -135,6 +145,8 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'memory-hours': 'string',
     'memory-agents-max': 'string',
     'travel-agents': 'string',
+    'pause-seconds': 'string',
+    'serve-node-flags': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (
@@ -168,9 +180,15 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     only !== 'recovery' &&
     only !== 'sweep' &&
     only !== 'memory' &&
-    only !== 'travel'
+    only !== 'travel' &&
+    only !== 'pauses'
   )
-    errors.push(`--only must be mix, casino, load, recovery, sweep, memory or travel, got '${only}'`);
+    errors.push(`--only must be mix, casino, load, recovery, sweep, memory, travel or pauses, got '${only}'`);
+  const serveNodeFlags = (stringFlag(args, 'serve-node-flags') ?? '').split(' ').filter((flag) => flag !== '');
+  if (serveNodeFlags.length > SERVE_NODE_FLAGS_MAX || serveNodeFlags.some((flag) => !SERVE_NODE_FLAG.test(flag)))
+    errors.push(
+      `--serve-node-flags must be at most ${SERVE_NODE_FLAGS_MAX} node flags such as --max-semi-space-size=64, got '${serveNodeFlags.join(' ')}'`,
+    );
   const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
   if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed')
     errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
@@ -240,6 +258,12 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
       BENCH_LIMITS.travelAgents,
       small ? BENCH_LIMITS.travelAgents.smallDefault : BENCH_LIMITS.travelAgents.default,
     ),
+    pauseSeconds: int(
+      'pause-seconds',
+      BENCH_LIMITS.pauseSeconds,
+      small ? BENCH_LIMITS.pauseSeconds.smallDefault : BENCH_LIMITS.pauseSeconds.default,
+    ),
+    serveNodeFlags,
   };
   if (errors.length === 0)
     errors.push(

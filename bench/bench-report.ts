@@ -15,8 +15,8 @@
  * The load part (load-phase.ts, printed by load-report.ts): `afp load URL` beside autocannon and k6
  * on a neutral target, the coordinated-omission runs, and afp serve over a bare node:http server.
  * The write figure (write-phase.ts): a saturating load of registrations to `afp serve --data` over
- * the same load to the in-memory serve, writes/s, rounds alternated, target ≥ 0.8 on the median
- * (issue 43: 30 s rounds, the default, each crossing checkpoints; group commit and the checkpoint
+ * the same load to the in-memory serve, writes/s, rounds alternated, target ≥ 0.85 on the median
+ * (issue 71 part 3, 0.80 before it; 30 s rounds, the default, each crossing checkpoints; group commit and the checkpoint
  * worker), with the longest /health wait and the server's own longest checkpoint block.
  * The recovery part (recovery-phase.ts): afp serve --data's recovery from its newest checkpoint
  * plus the log's tail, per million logged commands, target < 2 s (and the state digests equal).
@@ -36,11 +36,13 @@ import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-
 import { sweepJson, sweepLines, type SweepBenchResult } from './sweep-phase.ts';
 import { memoryJson, memoryLines, type MemoryBenchResult } from './memory-phase.ts';
 import { travelJson, travelLines, type TravelBenchResult } from './travel-phase.ts';
+import { pausesJson, pausesLines } from './pauses-report.ts';
+import type { PausesResult } from './pauses-phase.ts';
 import type { CpuPerWrite } from './server-cpu.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
-export const TARGET_DURABLE_OVER_MEMORY = 0.8;
+export const TARGET_DURABLE_OVER_MEMORY = 0.85;
 
 /** The casino part of a run: the population's bets and the raw HMAC loop, rounds alternated. */
 export interface CasinoResult {
@@ -119,6 +121,8 @@ export interface BenchResult {
   readonly memory?: MemoryBenchResult | null;
   /** /health during snapshot, revert, digest, state and reset of a large platform, and a century's clock move; null when --only left it out. */
   readonly travel?: TravelBenchResult | null;
+  /** afp serve's own event-loop delay and a /health probe under sustained load; null when --only left it out. */
+  readonly pauses?: PausesResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */
     readonly inProcessStatusMismatches: number | null;
@@ -360,6 +364,7 @@ export function formatTable(result: BenchResult): string {
   if (result.sweep != null) lines.push('', ...sweepLines(result.sweep));
   if (result.memory != null) lines.push('', ...memoryLines(result.memory));
   if (result.travel != null) lines.push('', ...travelLines(result.travel));
+  if (result.pauses != null) lines.push('', ...pausesLines(result.pauses));
   lines.push('');
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null)
@@ -572,6 +577,7 @@ export function formatJson(result: BenchResult): string {
     sweep: result.sweep == null ? null : sweepJson(result.sweep),
     memory: result.memory == null ? null : memoryJson(result.memory),
     travel: result.travel == null ? null : travelJson(result.travel),
+    pauses: result.pauses == null ? null : pausesJson(result.pauses),
     checks: {
       in_process_status_mismatches: checks.inProcessStatusMismatches,
       bare_outcome_mismatches: checks.bareOutcomeMismatches,

@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { pinned } from './cpu-pin.ts';
 import { startLoadServer, type LoadServerKind } from './load-servers.ts';
 
 export interface ChildServer {
@@ -17,13 +18,15 @@ export interface ChildServer {
 /** At most this long for the child to say where it listens. */
 const START_TIMEOUT_MS = 20_000;
 
-export function serveInChild(kind: LoadServerKind): Promise<ChildServer> {
+/** Starts the server of `kind` in a child process, pinned to core `cpu` when given (cpu-pin.ts). */
+export function serveInChild(kind: LoadServerKind, cpu?: number): Promise<ChildServer> {
   const script = fileURLToPath(import.meta.url);
   const args =
     kind.kind === 'stalling'
       ? ['stalling', String(kind.schedule.periodMs), String(kind.schedule.stallMs)]
       : [kind.kind];
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const command = pinned(cpu, process.execPath, [script, ...args]);
+  const child = spawn(command.command, command.args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
     child.stdin.end();

@@ -22,7 +22,11 @@
  * and an afp serve's resident bytes per agent after 50,000 registrations over HTTP (served-memory.ts).
  * The travel part (travel-phase.ts): the longest GET /health wait while afp serve snapshots, reverts
  * and digests a platform of 67k agents (sliced jobs under its platform lock), target <= 100 ms.
- * `--only mix|casino|load|recovery|sweep|memory|travel` runs one part.
+ * The pauses part (pauses-phase.ts): afp serve's own longest event-loop delay (target <= 50 ms) and a
+ * GET /health probe's longest wait (<= 100 ms) over 30 s of registrations and of a scenario's mixed
+ * traffic, in memory and with --data, a bare node:http server's wait beside them as the floor;
+ * only with `--only pauses` (six runs of 30 s a round: too long to add to every full run).
+ * `--only mix|casino|load|recovery|sweep|memory|travel|pauses` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
@@ -64,6 +68,7 @@ import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
 import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
 import { sweepPart } from './sweep-phase.ts';
 import { travelPart } from './travel-phase.ts';
+import { pausesPart } from './pauses-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
 import {
@@ -338,7 +343,8 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'recovery' ||
     flags.only === 'sweep' ||
     flags.only === 'memory' ||
-    flags.only === 'travel'
+    flags.only === 'travel' ||
+    flags.only === 'pauses'
       ? null
       : await mixPhases(flags, mix ?? (await loadMix(flags)));
   if (typeof mixRun === 'string') {
@@ -361,7 +367,8 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'recovery' ||
     flags.only === 'sweep' ||
     flags.only === 'memory' ||
-    flags.only === 'travel'
+    flags.only === 'travel' ||
+    flags.only === 'pauses'
       ? null
       : flags.only === 'casino'
         ? await casinoAndHmac(flags)
@@ -372,7 +379,8 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'recovery' ||
     flags.only === 'sweep' ||
     flags.only === 'memory' ||
-    flags.only === 'travel'
+    flags.only === 'travel' ||
+    flags.only === 'pauses'
       ? null
       : flags.only === 'load'
         ? await loadOnly(flags)
@@ -400,6 +408,16 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'all' || flags.only === 'travel'
       ? await travelPart({ agents: flags.travelAgents, rounds: flags.rounds, log })
       : null;
+  // Not in a full run: 6 runs of 30 s a round, on their own machine's quiet (`--only pauses`).
+  const pauses =
+    flags.only === 'pauses'
+      ? await pausesPart({
+          seconds: flags.pauseSeconds,
+          rounds: flags.rounds,
+          serveNodeFlags: flags.serveNodeFlags,
+          log,
+        })
+      : null;
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -413,6 +431,7 @@ async function main(argv: string[]): Promise<number> {
     sweep,
     memory,
     travel,
+    pauses,
     checks: {
       ...(mixRun === null
         ? {

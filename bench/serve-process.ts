@@ -1,7 +1,8 @@
 /**
  * A real `afp serve` in a child process, for the HTTP phase: started on this very Node
  * (`process.execPath src/cli/main.ts serve --port 0 --clock manual --start ISO --seed N`, and
- * `--data FILE` for a durable round: a fresh file the caller owns and removes), its
+ * `--data FILE` for a durable round: a fresh file the caller owns and removes; pinned to a core
+ * through taskset when asked, which execs it, so the pid is the server's), its
  * printed `mount: url` lines read until `ready`, stopped by its pid (SIGTERM, then SIGKILL when it
  * has not exited in time). Every wait is bounded; a server that does not come up is an error
  * that quotes its stderr.
@@ -10,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { MountUrls } from '../src/client/transport.ts';
+import { pinned } from './cpu-pin.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 export const SERVE_READY_TIMEOUT_MS = 30_000;
@@ -27,8 +29,13 @@ export async function startServeProcess(options: {
   startMs: number;
   dataFile?: string;
   checkpointEvery?: number;
+  /** The core to pin it to (cpu-pin.ts; absent: unpinned). */
+  cpu?: number;
+  /** Node's own flags for the server (e.g. --max-semi-space-size=64: a user's choice the bench may measure). */
+  nodeFlags?: readonly string[];
 }): Promise<ServeProcess> {
   const args = [
+    ...(options.nodeFlags ?? []),
     join(ROOT, 'src', 'cli', 'main.ts'),
     'serve',
     '--port',
@@ -44,7 +51,8 @@ export async function startServeProcess(options: {
   ];
   if (options.dataFile !== undefined) args.push('--data', options.dataFile);
   if (options.checkpointEvery !== undefined) args.push('--checkpoint-every', String(options.checkpointEvery));
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = pinned(options.cpu, process.execPath, args);
+  const child = spawn(command.command, command.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {

@@ -23,7 +23,7 @@
  * the checkpoint worker's start: loading afp's modules again, about 0.8 s of CPU, and the replica's
  * first build) are not what durability costs a running server; the round still crosses
  * checkpoints (the count is printed) and its longest stall is measured inside it.
- * Stalls: a probe on its own socket sends GET /health every PROBE_EVERY_MS through the round; the
+ * Stalls: a probe on its own socket sends GET /health every 10 ms through the round (health-probe.ts); the
  * slowest answer is the longest the event loop kept a client waiting (checkpoints included).
  * Bounded: at most `durationMs` of sending and 65,536 registrations per writer; failures (non-201
  * answers, transport errors) are counted, never thrown out of the loop.
@@ -31,6 +31,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { healthProbe } from './health-probe.ts';
 import { leanHttpTransport } from './lean-http-transport.ts';
 import { measureRound, type RoundResult } from './measure.ts';
 import { startServeProcess } from './serve-process.ts';
@@ -42,7 +43,6 @@ export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
 const WRITES_PER_WRITER_MAX = 65_536;
 /** The bench's --checkpoint-every for the --data server (serve's default is 20,000). */
 export const BENCH_CHECKPOINT_EVERY = 5_000;
-const PROBE_EVERY_MS = 10;
 /**
  * The warm-up before a measured round: this many registrations (enough that a --data server
  * crosses its first checkpoint), and with --data a wait for that checkpoint to be written.
@@ -114,7 +114,7 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
         if (options.durable) await firstCheckpoint(api);
       }
       const writtenBefore = (await checkpointsWritten(api)).checkpoints;
-      const probe = healthProbe(api);
+      const probe = healthProbe(`${api}/health`);
       const cpuBefore = await roundCpuReading(server.pid, api);
       let failed = 0;
       const generator = options.generator ?? 'node';
@@ -127,7 +127,7 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
         return { ops: done.written, requests: done.written + done.failed };
       });
       const cpuAfter = await roundCpuReading(server.pid, api);
-      const stallMsMax = await probe.stop();
+      const stallMsMax = (await probe.stop()).maxMs;
       const cpu = roundCpu(cpuBefore, cpuAfter);
       const written = await checkpointsWritten(api);
       return {
@@ -210,31 +210,6 @@ async function firstCheckpoint(api: string): Promise<void> {
     if ((await checkpointsWritten(api)).checkpoints > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** GET /health every PROBE_EVERY_MS until stopped; resolves with the slowest answer (ms). */
-function healthProbe(api: string): { stop: () => Promise<number> } {
-  let running = true;
-  let slowestMs = 0;
-  const loop = (async () => {
-    while (running) {
-      const startedMs = performance.now();
-      try {
-        await (await fetch(`${api}/health`)).arrayBuffer();
-      } catch {
-        // A refused probe is not a stall figure; the writers count failures.
-      }
-      slowestMs = Math.max(slowestMs, performance.now() - startedMs);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return slowestMs;
-    },
-  };
 }
 
 /** The checkpoints the server wrote and the longest single block of the loop among them (its own figures; none without --data). */

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { pinned } from './cpu-pin.ts';
 import { runTool } from './tool-process.ts';
 
 const RUN_SLACK_MS = 30_000;
@@ -28,6 +29,8 @@ export interface WrkOptions {
   readonly threads: number;
   readonly connections: number;
   readonly seconds: number;
+  /** The core to pin wrk to (cpu-pin.ts; absent: unpinned). */
+  readonly cpu?: number;
 }
 
 export function wrkPath(): string | null {
@@ -71,7 +74,8 @@ export async function wrkRun(wrk: string, options: WrkOptions): Promise<WrkRun |
     await writeFile(file, script(options.method));
     const args = ['-t', String(options.threads), '-c', String(options.connections), '-d', `${options.seconds}s`];
     args.push('--timeout', '10s', '-s', file, options.url);
-    const run = await runTool(wrk, args, options.seconds * 1000 + RUN_SLACK_MS);
+    const command = pinned(options.cpu, wrk, args);
+    const run = await runTool(command.command, command.args, options.seconds * 1000 + RUN_SLACK_MS);
     const line = run.stdout.split('\n').find((text) => text.startsWith('{"requests"'));
     if (run.code !== 0 || line === undefined)
       return `wrk: ${run.error ?? `exit ${String(run.code)}`}: ${(run.stderr || run.stdout).trim().slice(0, 300)}`;

@@ -15,9 +15,11 @@ import fc from 'fast-check';
 import { checkProperty, splitPath } from './replay-path.ts';
 import { SystemClock } from '../core/clock.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
+import { type CheckTarget } from './check-target.ts';
+import { inProcessTarget } from './in-process-target.ts';
+import { liveTarget } from './live-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
-import { EXIT } from '../core/exit-codes.ts';
+import { checkFailed, crashed, unsettled, type CommandFailure } from '../core/command-failure.ts';
 import { CheckMismatch } from './check-mismatch.ts';
 import { CheckUnavailable, unrepeatedFailureText } from './check-unavailable.ts';
 import type { SentRequest } from '../live/live-session.ts';
@@ -32,8 +34,10 @@ export {
   type CheckOptions,
 } from './check-options.ts';
 
-/** The exit code of each failure kind (core/exit-codes.ts): for `afp check` in both its forms. */
-export const FAILURE_EXIT = { mismatch: EXIT.checkFailed, unavailable: EXIT.liveness, error: EXIT.crash } as const;
+/** The ending of each failure kind (core/command-failure.ts): for `afp check` in both its forms. */
+export function failureEnding(kind: 'mismatch' | 'unavailable' | 'error'): CommandFailure {
+  return kind === 'mismatch' ? checkFailed() : kind === 'unavailable' ? unsettled() : crashed();
+}
 
 export interface CheckFailure {
   /** mismatch: a model rule broken (exit 3); unavailable: the target could not be worked with (exit 4); error: a bug (exit 1). */

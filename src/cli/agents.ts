@@ -14,7 +14,8 @@
 import { STDERR, STDOUT } from './colour.ts';
 import { ARCHETYPE_NAMES as AGENT_NAMES } from '../../agents/archetype-loaders.ts';
 import { parseArgs } from './args.ts';
-import { EXIT } from '../core/exit-codes.ts';
+import { type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 export const AGENTS_USAGE = 'afp agents [NAME...] [--json]';
 
@@ -33,22 +34,25 @@ export interface AgentsIo {
 const PROCESS_IO: AgentsIo = { out: STDOUT, err: STDERR };
 
 export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<number> {
+  return exitCodeOf(await agentsCommand(argv, io), io.err);
+}
+
+async function agentsCommand(argv: readonly string[], io: AgentsIo): Promise<Ending> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(HELP);
-    return EXIT.ok;
+    return PASSED;
   }
   const args = parseArgs(argv, { json: 'boolean' });
   const errors = [...args.errors];
   const unknown = args.positionals.filter((name) => !AGENT_NAMES.includes(name));
   for (const name of unknown) errors.push(`unknown archetype '${name}'; known: ${AGENT_NAMES.join(', ')}`);
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp agents: ${error}`).join('\n')}\nusage: ${AGENTS_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp agents: ${error}`).join('\n')}\nusage: ${AGENTS_USAGE}`);
   }
   // The archetypes and their schemas load only for a listing: a wrong flag or name is refused without them.
   const { listAgents } = await import('./agents-listing.ts');
   io.out(listAgents(args.positionals, args.flags['json'] === true));
-  return EXIT.ok;
+  return PASSED;
 }
 
 export function main(argv: string[]): Promise<number> {

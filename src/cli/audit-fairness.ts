@@ -31,10 +31,11 @@ import { curlOf } from '../live/report/curl.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { commandLine } from '../core/shell-words.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import type { ReportFailure } from '../live/report/findings-report.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
+import { CommandFailure, passed, unlessUnfinished } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 export { FAIRNESS_USAGE, parseFairnessArgs, type FairnessFlags } from './audit-fairness-flags.ts';
 
@@ -122,12 +123,12 @@ export async function runFairness(
     quiet: flags.quiet,
     fundsNothing: true,
   });
-  if (typeof run === 'number') return run;
+  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);
   say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name}\n`);
   const account = await openRunAccount(run, io, { key: flags.key, fundMicro: 0n, say });
-  if (typeof account === 'number') return account;
+  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
   const result = await auditFairnessLive({
     session: run.session,
     apiKey: account.apiKey,
@@ -187,15 +188,11 @@ export async function runFairness(
   if (unanswered !== null) lines.push(`stopped: ${unanswered}`);
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
-  const code =
-    ending.code !== EXIT.ok
-      ? ending.code
-      : historyFailed
-        ? EXIT.liveness
-        : result.stoppedBy === 'deadline' || outOfTime.length > 0 || unanswered !== null
-          ? EXIT.liveness
-          : EXIT.ok;
-  if (code !== EXIT.ok)
+  const verdict = unlessUnfinished(
+    ending.ending,
+    historyFailed || result.stoppedBy === 'deadline' || outOfTime.length > 0 || unanswered !== null,
+  );
+  if (!passed(verdict))
     lines.push(
       `reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`,
     );
@@ -216,5 +213,5 @@ export async function runFairness(
     findings: run.findings.list().length,
     files,
   });
-  return code;
+  return verdict.exitCode;
 }

@@ -40,8 +40,9 @@ import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { ReportFailure } from '../live/report/findings-report.ts';
 import type { RecordFields } from './json-output.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, openRunAccount, startLiveRun } from './live-command.ts';
+import { CommandFailure, passed, unlessUnfinished } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 const COMMAND = 'afp audit house-edge';
 /**
@@ -150,7 +151,7 @@ export async function runHouseEdgeLive(
 ): Promise<number> {
   const options = { quiet: flags.quiet, fundsNothing: flags.key !== null };
   const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io, options);
-  if (typeof run === 'number') return run;
+  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
   const say = flags.format === 'table' ? io.out : io.err;
   const scheme = schemeByName(run.target.fairness);
   const plan = planVariants(scheme, flags.gameIds);
@@ -172,7 +173,7 @@ export async function runHouseEdgeLive(
     fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO,
     say,
   });
-  if (typeof account === 'number') return account;
+  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
   const listed = await readListedWords(run.session, curlOf);
   const result = await auditEdgeLive({
     listed,
@@ -222,15 +223,11 @@ export async function runHouseEdgeLive(
     ),
   );
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
-  const code =
-    ending.code !== EXIT.ok
-      ? ending.code
-      : result.stoppedBy === 'unreachable'
-        ? EXIT.liveness
-        : result.stoppedBy === 'deadline' || nonePlaced
-          ? EXIT.liveness
-          : EXIT.ok;
-  if (code !== EXIT.ok) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
+  const verdict = unlessUnfinished(
+    ending.ending,
+    result.stoppedBy === 'unreachable' || result.stoppedBy === 'deadline' || nonePlaced,
+  );
+  if (!passed(verdict)) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
   const findings = run.findings.list();
   record({
     target: run.target.name,
@@ -241,8 +238,8 @@ export async function runHouseEdgeLive(
     stopped_by: result.stoppedBy === 'deadline' && run.deadline.interrupted ? 'interrupted' : result.stoppedBy,
     findings: findings.length,
     files,
-    ...(code === EXIT.ok ? {} : { reproduce: houseEdgeReproduce(flags) }),
+    ...(passed(verdict) ? {} : { reproduce: houseEdgeReproduce(flags) }),
   });
   say(`${lines.join('\n')}\n`);
-  return code;
+  return verdict.exitCode;
 }

@@ -61,11 +61,11 @@ import { definitionOf } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { wholeFlag, type AuditIo } from './audit-io.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT } from './audit-limits.ts';
 import { targetSpecError } from './live-args.ts';
+import { checkFailed, type Ending, PASSED } from '../core/command-failure.ts';
 
 export { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT } from './audit-limits.ts';
 export { targetSpecError } from './live-args.ts';
@@ -284,7 +284,7 @@ export async function runHouseEdgeInProcess(
   flags: HouseEdgeFlags,
   io: AuditIo,
   record: RecordFields = () => undefined,
-): Promise<number> {
+): Promise<Ending> {
   let progress: Progress | null = null;
   const simulation = await simulateForFlags(flags, (done, total) => {
     progress ??= new Progress({
@@ -312,7 +312,7 @@ export async function runHouseEdgeInProcess(
   const lines = [...check.lines, `files: ${files.join(', ')}`];
   if (check.failed) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
   say(`${lines.join('\n')}\n`);
-  return check.failed ? EXIT.checkFailed : EXIT.ok;
+  return check.failed ? checkFailed() : PASSED;
 }
 
 /** The --json figures of an in-process audit: rows, misses against the allowance, verdict counts, files, the rows themselves. */

@@ -7,8 +7,9 @@
 import { STDERR, STDOUT } from './colour.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { stringFlag, type ParsedArgs } from './args.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
+import { type Ending, invalidInput } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 export interface AuditIo extends InterruptIo {
   out(text: string): void;
@@ -56,7 +57,8 @@ export function wholeFlagOf(
 }
 
 /** A command's subcommands: what each runs with the rest of the argv. */
-export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>>;
+/** A command's subcommands: each ends with its ending, or with its exit code when it ends through json-output.ts. */
+export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<Ending | number>>>;
 
 /**
  * `afp COMMAND SUB ...`: a missing or unknown SUB is invalid input (exit 2) with the usage; otherwise
@@ -70,10 +72,9 @@ export async function runSubcommand(
   const [name, ...rest] = argv;
   const run = name === undefined ? undefined : command.subcommands[name];
   if (run === undefined) {
-    io.err(
-      `afp ${command.name}: ${name === undefined ? command.missing : `unknown ${command.noun} '${name}'`}\nusage: ${command.usage}\n`,
-    );
-    return EXIT.invalidInput;
+    const problem = name === undefined ? command.missing : `unknown ${command.noun} '${name}'`;
+    return exitCodeOf(invalidInput(`afp ${command.name}: ${problem}\nusage: ${command.usage}`), io.err);
   }
-  return run(rest, io);
+  const ended = await run(rest, io);
+  return typeof ended === 'number' ? ended : exitCodeOf(ended, io.err);
 }

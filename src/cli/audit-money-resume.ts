@@ -20,12 +20,13 @@ import { timePassageOf } from '../audit/probes/time-passage.ts';
 import { POT_PROBES, runPotProbes } from '../audit/probes/pot-probes.ts';
 import type { ProbeResult } from '../audit/probes/money-probes.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import type { AuditIo } from './audit-io.ts';
 import type { MoneyFlags } from './audit-money-flags.ts';
 import type { RecordFields } from './json-output.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import { checksOfProbes } from './money-checks.ts';
+import { CommandFailure, invalidInput, unlessUnfinished } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 /** What the money probes share: the session, the two accounts, the findings, the clock. */
 export interface Probed {
@@ -103,11 +104,11 @@ export async function runMoneyResume(
   record: RecordFields,
 ): Promise<number> {
   const run = await startLiveRun('afp audit money', flags.target, flags.maxSeconds, clock, io, { quiet: flags.quiet });
-  if (typeof run === 'number') return run;
+  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
   const read = readResumeFile(flags.resume as string, casinoOf(run));
   if (!read.ok) return refuse(run, io, read.message);
   const account = await openRunAccount(run, io, { key: flags.key, fundMicro: 0n, say: io.out });
-  if (typeof account === 'number') return account;
+  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
   const second = await openLiveAccount({
     session: run.session,
     key: flags.secondKey,
@@ -143,8 +144,7 @@ export async function runMoneyResume(
 
 function refuse(run: LiveRun, io: AuditIo, message: string): number {
   run.stopListening();
-  io.err(`afp audit money: ${message}\n`);
-  return EXIT.invalidInput;
+  return exitCodeOf(invalidInput(`afp audit money: ${message}`), io.err);
 }
 
 async function finishResume(
@@ -169,12 +169,12 @@ async function finishResume(
     );
   if (early !== null) io.out(`stopped: ${early}\n`);
   io.out(`${ending.lines.join('\n')}\n`);
-  const code = ending.code !== EXIT.ok ? ending.code : early !== null ? EXIT.liveness : EXIT.ok;
+  const verdict = unlessUnfinished(ending.ending, early !== null);
   record({
     target: run.target.name,
     probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })),
     findings: run.findings.list().length,
     out: flags.out,
   });
-  return code;
+  return verdict.exitCode;
 }

@@ -30,11 +30,12 @@ import { unansweredLine } from '../audit/probes/probe-context.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { MoneyFlags } from './audit-money-flags.ts';
+import { CommandFailure, unlessUnfinished } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 export {
   MAX_MINUTES_DEFAULT,
@@ -71,14 +72,14 @@ export async function runMoney(
   if (flags.resume !== null) return runMoneyResume(flags, io, clock, record);
   const budgetSeconds = flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0);
   const run = await startLiveRun(COMMAND, flags.target, budgetSeconds, clock, io, { quiet: flags.quiet });
-  if (typeof run === 'number') return run;
+  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
   // Both accounts at once: an afp serve on a wall clock confirms each one's simulated deposit a minute later.
   const [account, second] = await Promise.all([
     openRunAccount(run, io, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out }),
     secondAccount(run, flags),
   ]);
-  if (typeof account === 'number') return account;
+  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
   if (second !== null && !second.ok)
     io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
   /** What both probe sets are given: the session, the two accounts, the findings. */
@@ -152,8 +153,7 @@ export async function runMoney(
       `${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`,
     );
   for (const line of stopped) io.out(`stopped: ${line}\n`);
-  const code =
-    ending.code !== EXIT.ok ? ending.code : run.deadline.passed() || stopped.length > 0 ? EXIT.liveness : EXIT.ok;
+  const verdict = unlessUnfinished(ending.ending, run.deadline.passed() || stopped.length > 0);
   io.out(`${ending.lines.join('\n')}\n`);
   record({
     target: run.target.name,
@@ -166,5 +166,5 @@ export async function runMoney(
     findings: run.findings.list().length,
     out: flags.out,
   });
-  return code;
+  return verdict.exitCode;
 }

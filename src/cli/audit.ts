@@ -16,9 +16,10 @@ import { PROCESS_IO, SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import type { MoneyFlags } from './audit-money-flags.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { disarmTargetBudgets } from './target-budget.ts';
+import { crashed, type Ending, endingOfCode, invalidInput } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 const USAGE = `usage: ${['house-edge', 'fairness', 'money'].map((name) => usageLine(definitionOf('audit', name))).join('\n       ')}`;
 
@@ -40,24 +41,24 @@ async function runAudit<F extends object>(
   flags: F | Refused,
   io: AuditIo,
   record: RecordFields,
-  run: (flags: F) => Promise<number>,
+  run: (flags: F) => Promise<number | Ending>,
   seedOf: (flags: F) => string | null = () => null,
-): Promise<number> {
+): Promise<Ending> {
   if (refused(flags)) {
     record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp audit ${name}: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${flags.errors.map((error) => `afp audit ${name}: ${error}`).join('\n')}\n${USAGE}`);
   }
   try {
-    return await run(flags);
+    const ended = await run(flags);
+    return typeof ended === 'number' ? endingOfCode(ended) : ended;
   } catch (error) {
     const seed = seedOf(flags);
     io.err(`afp audit ${name}: crash: ${crashMessage(error)}\n${seed === null ? '' : `seed: ${seed}\n`}`);
-    return EXIT.crash;
+    return crashed();
   }
 }
 
-async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<Ending> {
   const { drawSeed, parseHouseEdgeArgs, runHouseEdgeInProcess } = await import('./audit-house-edge.ts');
   const flags = parseHouseEdgeArgs(argv, drawSeed);
   if (!refused(flags)) {
@@ -77,14 +78,14 @@ async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFie
   );
 }
 
-async function fairness(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+async function fairness(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<Ending> {
   const { parseFairnessArgs } = await import('./audit-fairness-flags.ts');
   return runAudit<FairnessFlags>('fairness', parseFairnessArgs(argv, Date.now()), io, record, async (flags) =>
     (await import('./audit-fairness.ts')).runFairness(flags, io, SYSTEM_LIVE_CLOCK, record),
   );
 }
 
-async function money(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+async function money(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<Ending> {
   const { parseMoneyArgs } = await import('./audit-money-flags.ts');
   return runAudit<MoneyFlags>('money', parseMoneyArgs(argv, Date.now()), io, record, async (flags) =>
     (await import('./audit-money.ts')).runMoney(flags, io, SYSTEM_LIVE_CLOCK, record),
@@ -92,15 +93,15 @@ async function money(argv: readonly string[], io: AuditIo, record: RecordFields)
 }
 
 const SUBCOMMANDS: Readonly<
-  Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<number>>
+  Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<Ending>>
 > = { 'house-edge': houseEdge, fairness, money };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
   const [name, ...rest] = argv;
   const run = name === undefined ? undefined : SUBCOMMANDS[name];
   if (run === undefined) {
-    io.err(`afp audit: ${name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    const problem = name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`;
+    return exitCodeOf(invalidInput(`afp audit: ${problem}\n${USAGE}`), io.err);
   }
   // The hard stop a live audit arms ends with the audit, whatever path it ended on.
   try {

@@ -21,12 +21,12 @@ import {
 } from '../check/dialect/run-dialect-check.ts';
 import { SEVERITIES, type Finding } from '../live/finding.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { findingsExitCode, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
-import { FAILURE_EXIT } from '../check/run-check.ts';
+import { findingsEnding, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { failureEnding } from '../check/run-check.ts';
 import { checkRecordFields, formatOutcome, type FindingsVerdict } from './check-outcome.ts';
 import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';
-import { EXIT } from '../core/exit-codes.ts';
+import { type Ending, unlessUnfinished } from '../core/command-failure.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;
@@ -44,7 +44,7 @@ export async function checkThroughDialect(
   request: DialectCheckRequest,
   out: (text: string) => void,
   record: RecordFields = () => undefined,
-): Promise<number> {
+): Promise<Ending> {
   const { out: _reportsDir, ...options } = request;
   const result = await runDialectCheck({ ...options, curlOf });
   const findings = result.findings.list();
@@ -62,9 +62,8 @@ export async function checkThroughDialect(
     out(`reports: ${paths.join(', ')}\n`);
     record({ files: paths });
   }
-  if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
-  const code = findingsExitCode(findings, request.failOn);
-  return code === EXIT.ok && result.interrupted === true ? EXIT.liveness : code;
+  if (result.failure !== undefined) return failureEnding(result.failure.kind);
+  return unlessUnfinished(findingsEnding(findings, request.failOn), result.interrupted === true);
 }
 
 /** The findings that reach --fail-on, most severe first (the collector's order): they fail the run. */

@@ -4,7 +4,7 @@
  * the exit code. Why apart from check.ts: this imports fast-check, the model and the platform, and
  * a typo in a flag should not pay for them. Output and exit codes are check.ts's contract.
  */
-import { FAILURE_EXIT, runCheck, type CheckResult } from '../check/run-check.ts';
+import { failureEnding, runCheck, type CheckResult } from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
 import { CheckUnavailable } from '../check/check-unavailable.ts';
 import { DEFAULT_FAIL_ON } from '../live/report/fail-on.ts';
@@ -12,13 +12,13 @@ import type { Target } from '../live/target.ts';
 import type { CheckStop } from '../check/replay-path.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkRecordFields, formatOutcome } from './check-outcome.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import type { Progress } from './progress.ts';
 import type { InterruptIo } from './process-interrupt.ts';
 import type { Clock } from '../core/clock.ts';
 import type { CheckOptions } from '../check/check-options.ts';
 import type { FailOn } from '../live/report/fail-on.ts';
+import { crashed, type Ending, invalidInput, PASSED, unlessUnfinished, unsettled } from '../core/command-failure.ts';
 
 /** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
 const DIALECT_CHECK_MAX_SECONDS = 900;
@@ -54,7 +54,7 @@ export async function checkRuns(
   },
   io: CheckIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const { parsed, notServe, dialectTarget, progress, onRun, stop } = check;
   if (dialectTarget !== null && parsed.target !== undefined) {
     try {
@@ -91,8 +91,7 @@ export async function checkRuns(
       );
     } catch (error) {
       progress.finish();
-      io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
-      return EXIT.crash;
+      return crashed(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}`);
     }
   }
   let result: CheckResult;
@@ -103,19 +102,17 @@ export async function checkRuns(
     const message = error instanceof Error ? error.message : String(error);
     // fast-check could not follow the path's choices: it is no case of this seed's runs.
     if (parsed.path !== undefined && /replayPath/i.test(message)) {
-      io.err(
-        `afp check: --path '${parsed.path}' is no case of --seed ${parsed.seed}'s runs (${message}): give the seed and path a failure printed together\nseed: ${parsed.seed}\n`,
+      return invalidInput(
+        `afp check: --path '${parsed.path}' is no case of --seed ${parsed.seed}'s runs (${message}): give the seed and path a failure printed together\nseed: ${parsed.seed}`,
       );
-      return EXIT.invalidInput;
     }
     if (!(error instanceof CheckUnavailable)) {
-      io.err(`afp check: ${message}\nseed: ${parsed.seed}\n`);
-      return EXIT.crash;
+      return crashed(`afp check: ${message}\nseed: ${parsed.seed}`);
     }
     // The run could not be set up. A URL that answered, but is no afp serve and did not answer the
     // platform's way either, is the wrong URL (exit 2, as every live command says it); else 4.
     io.err(`afp check: ${message}${notServe === null ? '' : `\nafp check: ${notServe}`}\nseed: ${parsed.seed}\n`);
-    return notServe === null ? EXIT.liveness : EXIT.invalidInput;
+    return notServe === null ? unsettled() : invalidInput();
   }
   progress.finish();
   io.out(formatResult(result, parsed.maxCommands ?? MAX_COMMANDS));
@@ -133,8 +130,8 @@ export async function checkRuns(
     io.out(`reports: ${paths.join(', ')}\n`);
     record({ files: paths });
   }
-  if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
-  return result.interrupted === true ? EXIT.liveness : EXIT.ok;
+  if (result.failure !== undefined) return failureEnding(result.failure.kind);
+  return unlessUnfinished(PASSED, result.interrupted === true);
 }
 
 export function formatResult(result: CheckResult, maxCommands = MAX_COMMANDS): string {

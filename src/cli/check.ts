@@ -40,13 +40,13 @@ import type { ResolveResult } from '../live/resolve-target.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import type { CheckCliOptions, CheckIo } from './check-runs.ts';
 
 export type { CheckCliOptions, CheckIo };
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import { hostTurn, onProcessInterrupt, whileInterruptible } from './process-interrupt.ts';
+import { type Ending, invalidInput, unresolvedTarget } from '../core/command-failure.ts';
 
 const DEFINITION = definitionOf('check');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -125,7 +125,7 @@ export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<nu
   }
 }
 
-async function checkCommand(argv: readonly string[], io: CheckIo, record: RecordFields): Promise<number> {
+async function checkCommand(argv: readonly string[], io: CheckIo, record: RecordFields): Promise<Ending> {
   const parsed = parseCheckArgs(
     argv,
     () => randomInt(0, 0x7fffffff),
@@ -133,8 +133,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   );
   if ('errors' in parsed) {
     record({ errors: parsed.errors });
-    io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The target is resolved first, so one refused (a missing file, a port that does not answer) does
   // not load the runs. The runs' code (fast-check, the model) is loaded before the seed line: a
@@ -152,8 +151,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   };
   if (dialectTarget !== null && !dialectTarget.ok) {
     started();
-    io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
-    return exitOfUnresolvedTarget(dialectTarget.kind);
+    return unresolvedTarget(dialectTarget.kind, `afp check: ${dialectTarget.message}\nseed: ${parsed.seed}`);
   }
   const { checkRuns } = await import('./check-runs.ts');
   started();

@@ -8,7 +8,7 @@
  * Rendering is pure and byte-stable: the same definition always gives the same text.
  * Non-goals: validating flag values (each command checks its own, reporting every error at once).
  */
-import { EXIT_MEANINGS, type ExitCode } from '../core/exit-codes.ts';
+import { EXIT, EXIT_MEANINGS, type ExitCode, type ExitName } from '../core/exit-codes.ts';
 
 export interface FlagDefinition {
   /** The long name, without `--`. */
@@ -43,7 +43,8 @@ export interface CommandDefinition {
   readonly positionals: readonly PositionalDefinition[];
   readonly flags: readonly FlagDefinition[];
   /** The exit codes this command gives besides 0, in the order of the shared table. */
-  readonly exits: readonly ExitCode[];
+  /** The endings the command can have besides 0, by name in exit-codes.ts's table. */
+  readonly exits: readonly ExitName[];
   /** What `--json` prints, for commands that print a verdict (documented under the flags). */
   readonly json?: string;
   /** Extra lines printed after the flags (a second form, a note); the docs keep their own prose. */
@@ -124,7 +125,8 @@ function twoColumns(rows: readonly (readonly [string, string])[]): string[] {
 }
 
 export function exitLine(definition: CommandDefinition): string {
-  const codes = [0, ...definition.exits].filter((code, index, all) => all.indexOf(code) === index) as ExitCode[];
+  const named = definition.exits.map((name) => EXIT[name]);
+  const codes = [0, ...named].filter((code, index, all) => all.indexOf(code) === index) as ExitCode[];
   return `exit codes: ${codes.map((code) => `${code} ${EXIT_MEANINGS[code]}`).join(' · ')}`;
 }
 

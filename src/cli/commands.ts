@@ -13,7 +13,7 @@
  * command modules (this file stays light: the entry imports it on every start).
  */
 import type { CommandDefinition, FlagDefinition } from './command-definition.ts';
-import { EXIT } from '../core/exit-codes.ts';
+import type { ExitName } from '../core/exit-codes.ts';
 
 const SEVERITY = 'info|minor|major|critical|none';
 const DEFECT_DESCRIPTION =
@@ -83,7 +83,7 @@ const flag = {
 const JSON_VERDICT = 'print one JSON object on stdout instead (its fields are below)';
 
 /** The exits of a command that checks something and may run out of time: 1, 2, 3, 4. */
-const CHECKED_EXITS = [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness];
+const CHECKED_EXITS: readonly ExitName[] = ['crash', 'invalidInput', 'checkFailed', 'liveness'];
 
 const RUN: CommandDefinition = {
   path: ['run'],
@@ -227,7 +227,7 @@ const SERVE: CommandDefinition = {
       repeatable: true,
     },
   ],
-  exits: [EXIT.crash, EXIT.invalidInput],
+  exits: ['crash', 'invalidInput'],
   notes: ['Prints seed: N, one line per mount, then ready; SIGTERM or SIGINT drain and exit 0.'],
 };
 
@@ -383,7 +383,7 @@ const LOAD: CommandDefinition = {
     ...PROFILE_FLAGS,
     ...AUTOCANNON_FLAGS,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness, EXIT.loadThreshold],
+  exits: ['crash', 'invalidInput', 'liveness', 'loadThreshold'],
   notes: [
     "A SCENARIO without load: runs a profile derived from it (printed in the plan); --rate, -u/--vus, -d/--duration, -i/--iterations and --stage (k6's flags) override the profile, the file's thresholds kept.",
     "A URL run: afp load URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... [--out DIR] [--out prometheus=URL] [--out json=FILE]; its endpoint is named METHOD /path in every report, threshold filter and metric label.",
@@ -402,7 +402,7 @@ const LOAD_MERGE: CommandDefinition = {
     { name: 'scenario', value: 'FILE', description: "judge this scenario's thresholds on the merged run" },
     flag.json(JSON_VERDICT),
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.loadThreshold],
+  exits: ['crash', 'invalidInput', 'loadThreshold'],
   json: '{command, seed, verdict, exit_code, scenario, target, shards, requests, dropped_iterations, thresholds, files}',
 };
 
@@ -625,7 +625,7 @@ const EXPORT_K6: CommandDefinition = {
         "a URL run's length (default 30s); a scenario's: overrides its constant profile's (or its derived one's)",
     },
   ],
-  exits: [EXIT.crash, EXIT.invalidInput],
+  exits: ['crash', 'invalidInput'],
   notes: [
     'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
     'Thresholds: dropped_iterations and afp_late_agent_steps stay at count==0 unless load.thresholds names them; a mount without a URL aborts the run (k6 exits 108).',
@@ -653,7 +653,7 @@ const TARGET_PROBE: CommandDefinition = {
     flag.maxBodyMb,
     flag.json(JSON_VERDICT),
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness],
+  exits: ['crash', 'invalidInput', 'liveness'],
   json: '{command, seed (null), verdict, exit_code, urls, answered, services, out, target_file}',
 };
 
@@ -713,7 +713,7 @@ const SHRINK: CommandDefinition = {
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: ['crash', 'invalidInput', 'checkFailed', 'liveness'],
   json: '{command, seed, verdict, exit_code, holds, original, then when shrunk: failed (invariant or liveness), invariant (null for liveness), shrunk, factor, runs, budget_spent, file, reproduce, files; when stopped by another limit: limit}',
   notes: [
     'Exit 3 when an invariant failure was shrunk (it still fails, in the smaller file); 4 when a liveness failure was shrunk, or the run stopped at another limit (not shrunk); 0 when the run holds.',
@@ -739,7 +739,7 @@ const SCENARIO_NEW: CommandDefinition = {
     },
     { name: 'force', description: 'replace an existing FILE' },
   ],
-  exits: [EXIT.crash, EXIT.invalidInput],
+  exits: ['crash', 'invalidInput'],
 };
 
 const SCENARIO_CHECK: CommandDefinition = {
@@ -747,7 +747,7 @@ const SCENARIO_CHECK: CommandDefinition = {
   summary: 'validate a scenario file (schema and meaning) without running it',
   positionals: [{ name: 'FILE', description: 'the scenario file (YAML)' }],
   flags: [flag.json(JSON_VERDICT)],
-  exits: [EXIT.crash, EXIT.invalidInput],
+  exits: ['crash', 'invalidInput'],
   json: '{command, seed (null), verdict, exit_code, file, scenario, populations, agents, errors (invalid input)}',
 };
 
@@ -758,7 +758,7 @@ const AGENTS_LIST: CommandDefinition = {
   flags: [
     flag.json('print one JSON array of { name, description, params } (params as JSON Schema) instead of the table'),
   ],
-  exits: [EXIT.crash, EXIT.invalidInput],
+  exits: ['crash', 'invalidInput'],
 };
 
 /** Every command's definition, in the order `afp --help` lists them. */

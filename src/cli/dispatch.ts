@@ -1,20 +1,21 @@
 /**
  * afp's command line, from argv to an exit code: dispatches the rows of the command table
  * (command-modules.ts), each a module exporting `main(argv: string[]): Promise<number>` that returns
- * the exit code (exit-codes.ts: 0 ok, 1 crash, 2 invalid input, 3 check failed, 4 liveness, 5 load
- * threshold). Why apart from main.ts (the process's entry, which only runs this and sets the exit
- * code): tests reach the same dispatch in-process, without a Node start per command line.
+ * the exit code its ending carried (command-failure.ts; process-exit.ts maps and prints it). Why
+ * apart from main.ts (the process's entry, which only runs this and sets the exit code): tests
+ * reach the same dispatch in-process, without a Node start per command line.
  * `--help`/`-h` is answered here for every command and subcommand, from its definition, before
  * its module is loaded; `afp --help` lists the commands, `afp --version` (`-V`) prints the version.
- * A report that could not be written (OutputWriteError) is invalid input (exit 2) naming the path,
- * for a command that does not end through json-output.ts (which says the same).
+ * A failure thrown out of a command (src/core/command-failure.ts; a report that could not be
+ * written, OutputWriteError, is invalid input naming the path) ends with its code, named by the
+ * command, for a command that does not end through json-output.ts (which does the same).
  */
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { commandName, groupHelpText, helpText, rootHelpText, type CommandDefinition } from './command-definition.ts';
 import { nearestFlag } from './args.ts';
 import { COMMANDS, type CommandRow } from './command-modules.ts';
-import { EXIT } from '../core/exit-codes.ts';
-import { OutputWriteError } from '../core/output-write-error.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
+import { exitCodeOf, failureOf } from './process-exit.ts';
 
 const DEFINITIONS: readonly CommandDefinition[] = COMMANDS.map((row) => row.definition);
 
@@ -42,27 +43,43 @@ function asksHelp(argv: readonly string[]): boolean {
 }
 
 export async function dispatch(argv: string[]): Promise<number> {
+  const row = rowOf(argv);
+  const ending = answeredHere(argv, row);
+  if (ending !== null || row === undefined)
+    return exitCodeOf(ending ?? invalidInput(), (text) => process.stderr.write(text));
+  const command = await row.load();
+  try {
+    return await command.main(argv.slice(1));
+  } catch (error) {
+    const failure = failureOf(error);
+    if (failure === null) throw error;
+    const named = new CommandFailure(failure.exitCode, `${commandName(row.definition)}: ${failure.message}`);
+    return exitCodeOf(named, (text) => process.stderr.write(text));
+  }
+}
+
+/** What the dispatcher answers itself, before any command's module is loaded: version, help, an unknown name. */
+function answeredHere(argv: readonly string[], row: CommandRow | undefined): Ending | null {
   const [name] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     process.stdout.write(`afp ${version()}\n`);
-    return EXIT.ok;
+    return PASSED;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? process.stderr : process.stdout).write(rootHelpText(DEFINITIONS));
-    return name === undefined ? EXIT.invalidInput : EXIT.ok;
+    return name === undefined ? invalidInput() : PASSED;
   }
-  const row = rowOf(argv);
   const group = DEFINITIONS.some((definition) => definition.path[0] === name);
   if (row === undefined && !group) {
     const near = nearestFlag(name, [...new Set(DEFINITIONS.map((definition) => definition.path[0] as string))]);
     process.stderr.write(
       `afp: unknown command '${name}'${near === undefined ? '' : ` (did you mean ${near}?)`}\n${rootHelpText(DEFINITIONS)}`,
     );
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   if (asksHelp(argv)) {
     process.stdout.write(row === undefined ? groupHelpText(name, DEFINITIONS) : helpText(row.definition));
-    return EXIT.ok;
+    return PASSED;
   }
   if (row === undefined) {
     const sub = argv[1];
@@ -75,14 +92,7 @@ export async function dispatch(argv: string[]): Promise<number> {
         ? 'name a subcommand'
         : `unknown subcommand '${sub}'${near === undefined ? '' : ` (did you mean ${near}?)`}`;
     process.stderr.write(`afp ${name}: ${problem}\n${groupHelpText(name, DEFINITIONS)}`);
-    return EXIT.invalidInput;
+    return invalidInput();
   }
-  const command = await row.load();
-  try {
-    return await command.main(argv.slice(1));
-  } catch (error) {
-    if (!(error instanceof OutputWriteError)) throw error;
-    process.stderr.write(`${commandName(row.definition)}: ${error.message}\n`);
-    return EXIT.invalidInput;
-  }
+  return null;
 }

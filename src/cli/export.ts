@@ -34,11 +34,11 @@ import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { seedFlagError } from '../core/seed-text.ts';
-import { EXIT } from '../core/exit-codes.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
-async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
+async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
   const args = parseCommand(argv, definitionOf('export', 'k6'));
   if (isUrlExport(args)) return exportK6Url(argv, args, io);
   const errors = [
@@ -51,19 +51,17 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
-    io.err(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}`);
   }
-  const parsed = await profiledScenario(file, profileFlags, io);
-  if (parsed === null) return EXIT.invalidInput;
+  const parsed = await profiledScenario(file, profileFlags);
+  if (parsed instanceof CommandFailure) return parsed;
   const target = stringFlag(args, 'target') ?? null;
   const seed = stringFlag(args, 'seed') ?? parsed.scenario.seed;
   const k8s = k8sFlag(args, target);
   const seedError = seedFlagError(seed);
   const flagErrors = [...(seedError === null ? [] : [seedError]), ...k8s.errors];
   if (flagErrors.length > 0) {
-    io.err(`${flagErrors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${flagErrors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}`);
   }
   const command = commandLine(['afp', 'export', 'k6', ...withoutOut(argv.slice(0))]);
   const [{ AGENTS }, { exportK6Script }] = await Promise.all([
@@ -72,7 +70,7 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   ]);
   const urls =
     k8s.parallelism === null || target === null ? null : await learnUrls(target, parsed.scenario, AGENTS, io);
-  if (urls === 'refused') return EXIT.invalidInput;
+  if (urls === 'refused') return invalidInput();
   const result = await exportK6Script(parsed.scenario, {
     target: urls?.api ?? target,
     afpVersion: readAfpVersion() ?? 'unknown',
@@ -81,8 +79,9 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     agents: AGENTS,
   });
   if (!result.ok) {
-    io.err(`afp export k6: ${file} cannot be exported:\n${result.errors.map((error) => `  - ${error}`).join('\n')}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(
+      `afp export k6: ${file} cannot be exported:\n${result.errors.map((error) => `  - ${error}`).join('\n')}`,
+    );
   }
   return writeScenarioScript(
     stringFlag(args, 'out'),
@@ -100,22 +99,20 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
 
 /**
  * The scenario file with its profile (its load: section, else the one derived from it, the profile
- * flags over either: as afp load reads them) and -d applied; null when refused (the reason said).
+ * flags over either: as afp load reads them) and -d applied; the failure when refused (its reason).
  */
 async function profiledScenario(
   file: string,
   profileFlags: ReturnType<typeof readProfileFlags>,
-  io: AuditIo,
-): Promise<{ readonly scenario: Scenario; readonly note: string | null } | null> {
-  const loaded = await loadScenarioFile('afp export k6', file, io.err);
-  if (loaded === null) return null;
+): Promise<{ readonly scenario: Scenario; readonly note: string | null } | CommandFailure> {
+  const loaded = await loadScenarioFile('afp export k6', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const profile = profileOfScenario(loaded.scenario, loaded.agents, profileFlags);
   const scenario = withDuration({ ...loaded.scenario, load: profile.load }, profileFlags.durationMs);
-  if (scenario === null)
-    io.err(
-      `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead\n`,
-    );
-  return scenario === null ? null : { scenario, note: profileSourceNote(profile) };
+  if (scenario !== null) return { scenario, note: profileSourceNote(profile) };
+  return invalidInput(
+    `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead`,
+  );
 }
 
 /**
@@ -157,22 +154,22 @@ async function writeScenarioScript(
     readonly notes: readonly string[];
   },
   io: AuditIo,
-): Promise<number> {
+): Promise<Ending> {
   if (out === undefined) {
     io.out(script.text);
-    return EXIT.ok;
+    return PASSED;
   }
   const { operator } = script;
   if (operator !== null) {
     const files = { name: script.scenario, script: script.text, urls: operator.urls };
-    if (!(await writeOperatorFiles(out, files, operator.parallelism, io))) return EXIT.invalidInput;
+    if (!(await writeOperatorFiles(out, files, operator.parallelism, io))) return invalidInput();
   }
   await writeOut(out, script.text);
   io.out(
     `wrote ${out} (k6 script of scenario ${script.scenario}, seed ${script.seed}, ${script.endpoints} endpoint tags)\n`,
   );
   for (const note of script.notes) io.out(`note: ${note}\n`);
-  return EXIT.ok;
+  return PASSED;
 }
 
 /** Writes `out`, making its folder first (as `--out DIR` of the other commands does). */
@@ -274,7 +271,7 @@ function withoutOut(argv: readonly string[]): string[] {
  * `afp export k6 URL …` (or `--url URL`): the URL run's flags (url-flags.ts, as `afp load URL` reads
  * them) as a k6 script. A scenario beside the URL is refused (url-flags.ts: one URL, absolute).
  */
-async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditIo): Promise<number> {
+async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditIo): Promise<Ending> {
   const errors = [...args.errors];
   if (stringFlag(args, 'target') !== undefined)
     errors.push("--target names a scenario's platform: a URL run has its URL only");
@@ -303,22 +300,21 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
         });
   if (exported !== null && !exported.ok) errors.push(...exported.errors);
   if (errors.length > 0 || exported === null || !exported.ok) {
-    io.err(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}`);
   }
   const out = stringFlag(args, 'out');
   if (out === undefined) {
     io.out(exported.text);
-    return EXIT.ok;
+    return PASSED;
   }
   if (k8s.parallelism !== null && run !== null) {
     const name = `url-${new URL(run.requests[0]?.url ?? 'http://url/').hostname}`;
     if (!(await writeOperatorFiles(out, { name, script: exported.text, urls: null }, k8s.parallelism, io)))
-      return EXIT.invalidInput;
+      return invalidInput();
   }
   await writeOut(out, exported.text);
   io.out(`wrote ${out} (k6 script of the URL test ${exported.endpoint}, ${run?.section.executor ?? ''})\n`);
-  return EXIT.ok;
+  return PASSED;
 }
 
 const SUBCOMMANDS: Subcommands = { k6: exportK6 };

@@ -7,12 +7,15 @@
  * stderr (a scenario file's errors, a missing flag), so no command needs its own copy of that.
  * `seed` is text (a seed is text: `afp run --seed abc`; a check's whole number as its digits), and
  * null for invalid input, where no run took place under it.
- * A report that cannot be written (OutputWriteError) ends every command here as invalid input
- * (exit 2) naming the path, with or without --json: the place the user named is the problem.
+ * The body returns its ending (src/core/command-failure.ts); process-exit.ts prints a failure's
+ * message and gives its code. A failure thrown from deep under the command (a report that cannot
+ * be written: OutputWriteError, exit 2 naming the path) ends it here the same way, with or without
+ * --json.
  * Non-goals: streaming; a schema per command (each definition in commands.ts names its fields).
  */
-import { EXIT } from '../core/exit-codes.ts';
-import { OutputWriteError } from '../core/output-write-error.ts';
+import { EXIT_VERDICTS } from '../core/exit-codes.ts';
+import { CommandFailure, crashed, type Ending, isInvalidInput } from '../core/command-failure.ts';
+import { exitCodeOf, failureOf } from './process-exit.ts';
 
 export interface OutputIo {
   out(text: string): void;
@@ -21,15 +24,6 @@ export interface OutputIo {
 
 /** The fields a command records for its JSON object (merged, later ones win). */
 export type RecordFields = (fields: Readonly<Record<string, unknown>>) => void;
-
-const VERDICTS: Readonly<Record<number, string>> = {
-  [EXIT.ok]: 'ok',
-  [EXIT.crash]: 'crash',
-  [EXIT.invalidInput]: 'invalid-input',
-  [EXIT.checkFailed]: 'failed',
-  [EXIT.liveness]: 'liveness',
-  [EXIT.loadThreshold]: 'threshold-failed',
-};
 
 /** Whether argv asks for `--json` (before any `--`). */
 export function wantsJson(argv: readonly string[]): boolean {
@@ -51,17 +45,16 @@ export async function withJsonOutput<Io extends OutputIo>(
   command: string,
   argv: readonly string[],
   io: Io,
-  body: (io: Io, record: RecordFields) => Promise<number>,
+  body: (io: Io, record: RecordFields) => Promise<Ending>,
 ): Promise<number> {
-  if (!wantsJson(argv)) {
-    try {
-      return await body(io, () => undefined);
-    } catch (error) {
-      if (!(error instanceof OutputWriteError)) throw error;
-      io.err(`${command}: ${error.message}\n`);
-      return EXIT.invalidInput;
-    }
-  }
+  if (!wantsJson(argv))
+    return exitCodeOf(
+      await thrownFailure(
+        command,
+        body(io, () => undefined),
+      ),
+      io.err,
+    );
   const fields: Record<string, unknown> = {};
   /** What the command printed on stderr (not its human stdout lines): its errors, when it recorded none. */
   let printedErrors = '';
@@ -73,24 +66,37 @@ export async function withJsonOutput<Io extends OutputIo>(
       io.err(text);
     },
   };
-  let code: number;
+  let ending: Ending;
   try {
-    code = await body(human, (more) => Object.assign(fields, more));
+    ending = await body(human, (more) => Object.assign(fields, more));
   } catch (error) {
-    if (error instanceof OutputWriteError) {
-      io.err(`${command}: ${error.message}\n`);
-      fields['errors'] = [error.message];
-      io.out(`${jsonText(envelope(command, fields, EXIT.invalidInput))}\n`);
-      return EXIT.invalidInput;
+    const failure = failureOf(error);
+    if (failure !== null) {
+      const code = exitCodeOf(new CommandFailure(failure.exitCode, `${command}: ${failure.message}`), io.err);
+      fields['errors'] = [failure.message];
+      io.out(`${jsonText(envelope(command, fields, code))}\n`);
+      return code;
     }
     fields['error'] = error instanceof Error ? error.message : String(error);
-    io.out(`${jsonText(envelope(command, fields, EXIT.crash))}\n`);
+    io.out(`${jsonText(envelope(command, fields, crashed().exitCode))}\n`);
     throw error;
   }
-  if (code === EXIT.invalidInput && fields['errors'] === undefined)
+  const code = exitCodeOf(ending, human.err);
+  if (isInvalidInput(code) && fields['errors'] === undefined)
     fields['errors'] = printedErrorLines(command, printedErrors);
   io.out(`${jsonText(envelope(command, fields, code))}\n`);
   return code;
+}
+
+/** A failure thrown from under the command (OutputWriteError), returned as its ending, named by the command. */
+async function thrownFailure(command: string, body: Promise<Ending>): Promise<Ending> {
+  try {
+    return await body;
+  } catch (error) {
+    const failure = failureOf(error);
+    if (failure === null) throw error;
+    return new CommandFailure(failure.exitCode, `${command}: ${failure.message}`, failure.hint);
+  }
 }
 
 /**
@@ -114,7 +120,6 @@ export function envelopeText(command: string, fields: Readonly<Record<string, un
 
 function envelope(command: string, fields: Readonly<Record<string, unknown>>, code: number): Record<string, unknown> {
   const { seed, ...rest } = fields;
-  const text =
-    code === EXIT.invalidInput || seed === undefined || seed === null ? null : String(seed as string | number);
-  return { command, seed: text, verdict: VERDICTS[code] ?? 'unknown', exit_code: code, ...rest };
+  const text = isInvalidInput(code) || seed === undefined || seed === null ? null : String(seed as string | number);
+  return { command, seed: text, verdict: EXIT_VERDICTS[code] ?? 'unknown', exit_code: code, ...rest };
 }

@@ -23,7 +23,7 @@ import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { announcedText } from '../live/announced-limit.ts';
 import { rateLimitFinding, summaryOf } from '../live/rate-limit-finding.ts';
-import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
+import { findingsEnding, type FailOn } from '../live/report/fail-on.ts';
 import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import type { ReportFailure, ReportTable } from '../live/report/findings-report.ts';
@@ -31,10 +31,10 @@ import { resolveTarget } from '../live/resolve-target.ts';
 import type { Micro } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
 import type { AuditIo } from './audit-io.ts';
-import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
 import { againTo, onFirstInterrupt } from './process-interrupt.ts';
 import { RemoteServeClock, waitClockOf } from '../live/remote-serve-clock.ts';
+import { accountRefused, unresolvedTarget, type CommandFailure, type Ending } from '../core/command-failure.ts';
 
 export { parseLiveArgs, type LiveArgs } from './live-args.ts';
 
@@ -102,7 +102,7 @@ export async function startLiveRun(
   clock: WaitClock,
   io: AuditIo,
   options: LiveRunOptions = {},
-): Promise<LiveRun | number> {
+): Promise<LiveRun | CommandFailure> {
   const { quiet = false, fundsNothing = false } = options;
   // The hard stop: the budget ends the betting, the grace the wind-up; a target that stalls past both ends the run.
   const graceSeconds = windUpGraceSeconds(maxSeconds);
@@ -116,8 +116,7 @@ export async function startLiveRun(
   const resolved = await resolveTarget(spec, { fundsNothing });
   if (!resolved.ok) {
     disarm();
-    io.err(`${command}: ${resolved.message}\n`);
-    return exitOfUnresolvedTarget(resolved.kind);
+    return unresolvedTarget(resolved.kind, `${command}: ${resolved.message}`);
   }
   const target = resolved.value;
   const findings = new FindingsCollector();
@@ -159,18 +158,6 @@ export async function startLiveRun(
 }
 
 /**
- * How a command ends when its account cannot be opened: bad flags, file or key 2; the target
- * refused to set it up (a faucet's daily limit), did not answer, or time ran out 4 (exit 1 is for
- * afp's own bugs only).
- */
-const ACCOUNT_EXIT = {
-  invalid: EXIT.invalidInput,
-  trouble: EXIT.liveness,
-  deadline: EXIT.liveness,
-  unreachable: EXIT.liveness,
-} as const;
-
-/**
  * Opens the run's account (live-account.ts: `key`, else the target's funding way, funded with
  * `fundMicro`) and says its note; the exit code when it cannot be opened (the reason is printed).
  */
@@ -178,7 +165,7 @@ export async function openRunAccount(
   run: LiveRun,
   io: AuditIo,
   options: { readonly key: string | null; readonly fundMicro: Micro; readonly say: (text: string) => void },
-): Promise<LiveAccount | number> {
+): Promise<LiveAccount | CommandFailure> {
   const { session, clock, deadline } = run;
   const account = await openLiveAccount({ session, key: options.key, fundMicro: options.fundMicro, clock, deadline });
   if (!account.ok) {
@@ -188,7 +175,7 @@ export async function openRunAccount(
         ? `${run.command}: interrupted before the account was ready: nothing was run, so no report was written\n`
         : `${run.command}: ${account.message}\n`,
     );
-    return ACCOUNT_EXIT[account.kind];
+    return accountRefused(account.kind);
   }
   options.say(`account: ${account.value.note}\n`);
   return account.value;
@@ -206,8 +193,8 @@ export interface LiveEnding {
 }
 
 export interface LiveRunEnding {
-  /** The exit code the findings give (0 or 3). */
-  readonly code: number;
+  /** The verdict the findings give: passed, or a failed check (exit 3). */
+  readonly ending: Ending;
   /** The verdict a terminal opens with (findings-verdict.ts): print it before the tables. */
   readonly verdict: string[];
   /** Whether Ctrl-C cut the run short, the counts, the info findings folded out of the verdict, and the files written: print them last. */
@@ -255,7 +242,7 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     `files: ${files.join(', ')}`,
   ];
   return {
-    code: findingsExitCode(findings, ending.failOn),
+    ending: findingsEnding(findings, ending.failOn),
     verdict: verdictLines(findings, ending.failOn, ending.failure),
     lines,
   };

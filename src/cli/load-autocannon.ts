@@ -35,8 +35,8 @@ import { type Scenario } from '../scenario/scenario.ts';
 import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
+import { CommandFailure, type Ending, invalidInput, unresolvedTarget, unsettled } from '../core/command-failure.ts';
 
 /**
  * The flags of `afp load` that only the open-model engine takes. `--quiet` is not among them: the
@@ -68,16 +68,17 @@ export interface AutocannonIo {
   onInterrupt(handler: (signal: InterruptSignal) => void): () => void;
 }
 
-async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<Scenario | null | 'invalid'> {
+async function scenarioOf(file: string | undefined): Promise<Scenario | null | CommandFailure> {
   if (file === undefined) return null;
-  return (await loadScenarioFile('afp load', file, io.err))?.scenario ?? 'invalid';
+  const loaded = await loadScenarioFile('afp load', file);
+  return loaded instanceof CommandFailure ? loaded : loaded.scenario;
 }
 
 export async function autocannonMain(
   argv: readonly string[],
   io: AutocannonIo,
   record: RecordFields = () => undefined,
-): Promise<number> {
+): Promise<Ending> {
   if (isUrlRun(argv)) return autocannonUrl(argv, io, record);
   // Every flag of `afp load` parses, so one of another form is named as such (never "unknown", its value a stray positional).
   const args = parseCommand(argv, definitionOf('load'));
@@ -95,27 +96,23 @@ export async function autocannonMain(
   const flags = parseAutocannonFlags(args);
   if ('errors' in flags) errors.push(...flags.errors);
   if (errors.length > 0 || 'errors' in flags || targetSpec === undefined) {
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
   }
-  const scenario = await scenarioOf(args.positionals[0], io);
-  if (scenario === 'invalid') return EXIT.invalidInput;
+  const scenario = await scenarioOf(args.positionals[0]);
+  if (scenario instanceof CommandFailure) return scenario;
   const thresholds = parseThresholds(scenario?.load?.thresholds);
   if (!thresholds.ok) {
-    io.err(`${thresholds.errors.map((error) => `${args.positionals[0] ?? ''}: ${error}`).join('\n')}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${thresholds.errors.map((error) => `${args.positionals[0] ?? ''}: ${error}`).join('\n')}`);
   }
   // An autocannon run funds nothing (its one key is --key's): the file's keys funding is not needed.
   const resolved = await resolveTarget(targetSpec, { fundsNothing: true });
   if (!resolved.ok) {
-    io.err(`afp load: ${resolved.message}\n`);
-    return exitOfUnresolvedTarget(resolved.kind);
+    return unresolvedTarget(resolved.kind, `afp load: ${resolved.message}`);
   }
   const target = resolved.value;
   const request = endpointRequest(flags.endpoint, target, stringFlag(args, 'key') ?? null);
   if (typeof request === 'string') {
-    io.err(`afp load: ${request}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp load: ${request}`);
   }
   const durationMs = flags.durationMs ?? scenario?.load?.duration ?? 10_000;
   io.out(
@@ -168,7 +165,7 @@ export async function autocannonMain(
  * scenario, target file or key. The metrics outputs get the run's final figures (autocannon's loop
  * has no live hook).
  */
-async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: RecordFields): Promise<number> {
+async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: RecordFields): Promise<Ending> {
   const args = parseCommand(argv, definitionOf('load'));
   const errors = [
     ...args.errors,
@@ -208,8 +205,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const outs = parseOutFlags(args.lists['out'] ?? [], args.lists['tag'] ?? []);
   errors.push(...outs.errors);
   if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok || 'error' in methodOrError) {
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
   }
   const outputs = runMetricsOutputs(outs.outputs, HIGH_RESOLUTION_CLOCK, { tags: outs.tags });
   const prepared = await outputs?.prepare();
@@ -218,7 +214,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
     io.err(
       `afp load: ${typeof prepared === 'string' ? prepared : `${shownUrl} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`,
     );
-    return typeof prepared === 'string' ? EXIT.invalidInput : EXIT.liveness;
+    return typeof prepared === 'string' ? invalidInput() : unsettled();
   }
   const { method } = methodOrError;
   const endpoint = urlEndpointName({ url, method });
@@ -285,7 +281,7 @@ async function finishAutocannon(run: {
   outputs: MetricsOutputs | null;
   io: AutocannonIo;
   record: RecordFields;
-}): Promise<number> {
+}): Promise<Ending> {
   const { snapshot, io } = run;
   const judged = evaluateThresholds(run.thresholds, snapshot);
   const files = await writeLoadReports(run.out, {

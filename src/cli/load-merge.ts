@@ -20,8 +20,8 @@ import { parseCommand, stringFlag } from './args.ts';
 import { readScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { type Ending, invalidInput, PASSED, thresholdFailed } from '../core/command-failure.ts';
 
 const DEFINITION = definitionOf('load', 'merge');
 export const MERGE_USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -49,7 +49,7 @@ export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<nu
   return withJsonOutput('afp load merge', argv, io, (human, record) => mergeCommand(argv, human, record));
 }
 
-async function mergeCommand(argv: readonly string[], io: MergeIo, record: RecordFields): Promise<number> {
+async function mergeCommand(argv: readonly string[], io: MergeIo, record: RecordFields): Promise<Ending> {
   const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors];
   const out = stringFlag(args, 'out');
@@ -73,8 +73,7 @@ async function mergeCommand(argv: readonly string[], io: MergeIo, record: Record
     );
   if (errors.length > 0 || out === undefined || merged === null || !merged.ok || 'errors' in thresholds) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp load merge: ${error}`).join('\n')}\n${MERGE_USAGE}`);
   }
   const { file } = merged;
   await mkdir(out, { recursive: true });
@@ -112,7 +111,7 @@ async function mergeCommand(argv: readonly string[], io: MergeIo, record: Record
   const failed = failedThresholds(judged);
   if (failed.length > 0) {
     io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
-    return EXIT.loadThreshold;
+    return thresholdFailed();
   }
-  return EXIT.ok;
+  return PASSED;
 }

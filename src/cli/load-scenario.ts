@@ -26,10 +26,10 @@ import type { LoadedScenario } from './scenario-file.ts';
 import type { LoadFlags } from './load-scenario-flags.ts';
 import { profileOfScenario } from './scenario-profile-flags.ts';
 import { profileSourceNote } from '../load/scenario-profile.ts';
-import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
 import { againTo } from './process-interrupt.ts';
+import { CommandFailure, type Ending, invalidInput, unresolvedTarget, unsettled } from '../core/command-failure.ts';
 
 /** `afp load SCENARIO --target …` once its flags and file are valid (load.ts): the scenario's agents on its load profile. */
 export async function scenarioLoad(
@@ -38,23 +38,21 @@ export async function scenarioLoad(
   seed: string,
   io: LoadIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const { scenario, agents } = loaded;
   record({ seed, scenario: scenario.name });
   const profile = profileOfScenario(scenario, agents, flags.profile);
-  const checked = checkedPlan(flags, scenario, profile.load, io);
-  if (typeof checked === 'number') return checked;
+  const checked = checkedPlan(flags, scenario, profile.load);
+  if (checked instanceof CommandFailure) return checked;
   const { plan, thresholds, agentCount, agentCheck } = checked;
   const resolved = await resolveTarget(flags.target);
   if (!resolved.ok) {
-    io.err(`afp load: ${resolved.message}\n`);
-    return exitOfUnresolvedTarget(resolved.kind);
+    return unresolvedTarget(resolved.kind, `afp load: ${resolved.message}`);
   }
   const target = resolved.value;
   const mounts = loadMounts(target);
   if (!mounts.ok) {
-    io.err(`afp load: ${mounts.message}\n`);
-    return mounts.byTarget ? EXIT.liveness : EXIT.invalidInput;
+    return mounts.byTarget ? unsettled(`afp load: ${mounts.message}`) : invalidInput(`afp load: ${mounts.message}`);
   }
   printPlan(io, {
     header: `scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}`,
@@ -62,7 +60,7 @@ export async function scenarioLoad(
     shard: flags.shard,
   });
   const outputs = await metricsOutputs(flags, io, scenario.name);
-  if (typeof outputs === 'string') return EXIT.invalidInput;
+  if (typeof outputs === 'string') return invalidInput();
   const runTag = Math.floor(io.clock.nowMs()).toString(36);
   const result =
     flags.workers > 1
@@ -90,21 +88,19 @@ export async function scenarioLoad(
   });
 }
 
-/** The plan of the run and its checks (thresholds, shard, idle workers, agents against the plan), or the exit code after saying why. */
-function checkedPlan(flags: LoadFlags, scenario: Scenario, load: LoadSection, io: LoadIo) {
+/** The plan of the run and its checks (thresholds, shard, idle workers, agents against the plan), or the failure that says why. */
+function checkedPlan(flags: LoadFlags, scenario: Scenario, load: LoadSection) {
   const planned = resolveLoadPlan({
     load,
     scenarioDurationMs: scenario.durationMs,
     ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }),
   });
   if (!planned.ok) {
-    io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}`);
   }
   const thresholds = parseThresholds(load.thresholds);
   if (!thresholds.ok) {
-    io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}`);
   }
   const plan = shardPlan(planned.plan, flags.shard);
   const agentCount = scenario.populations.reduce(
@@ -113,13 +109,11 @@ function checkedPlan(flags: LoadFlags, scenario: Scenario, load: LoadSection, io
   );
   const idle = idleSplit(scenario.populations, flags.shard, flags.workers);
   if (idle !== null) {
-    io.err(`afp load: ${idle}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp load: ${idle}`);
   }
   const agentCheck = checkAgentCount(plan, agentCount);
   if (agentCheck.error !== null) {
-    io.err(`${flags.file}: ${agentCheck.error}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${flags.file}: ${agentCheck.error}`);
   }
   return { plan, thresholds: thresholds.thresholds, agentCount, agentCheck };
 }
@@ -160,7 +154,7 @@ async function finish(run: {
   thresholds: readonly Threshold[];
   outputs: MetricsOutputs | null;
   record: RecordFields;
-}): Promise<number> {
+}): Promise<Ending> {
   const { scenario, target, seed, io, result } = run;
   for (const note of result.notes) io.out(`note: ${note}\n`);
   const out = run.flags.out ?? join('reports', `${scenario.name}-load`);

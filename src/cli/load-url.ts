@@ -24,11 +24,11 @@ import { parseOutFlags } from '../load/metrics/out-flags.ts';
 import { otherFormFlags, parseCommand } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import type { LoadIo } from './load-io.ts';
 import { parseUrlRun, type UrlRun } from './url-flags.ts';
 import type { reachable as reachableType } from '../load/url-reach.ts';
+import { type Ending, invalidInput, unsettled } from '../core/command-failure.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 /** The flags of `afp load` a scenario run has and a URL run has no use for (autocannon's are AUTOCANNON_ONLY). */
@@ -36,7 +36,7 @@ const SCENARIO_ONLY = ['target', 'seed', 'shard', 'workers'];
 export const URL_OUT_DEFAULT = join('reports', 'url-load');
 const REACH_TIMEOUT_MS = 5_000;
 
-export async function urlMain(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
+export async function urlMain(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<Ending> {
   // Parsed with every flag of `afp load`: another form's flag is named with its form, and its value is not taken for a URL.
   const args = parseCommand(argv, definitionOf('load'));
   const parsed = await parseUrlRun(args);
@@ -51,8 +51,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const run = parsed.run;
   if (run === null) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The planner, the thresholds' parser and the run's code load only for flags that make a run.
   const { describePlan, resolveLoadPlan } = await import('../load/executors.ts');
@@ -62,8 +61,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const thresholds = (await import('../load/thresholds.ts')).parseThresholds(run.section.thresholds);
   if (errors.length > 0 || !planned.ok || !thresholds.ok) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   const [{ runMetricsOutputs }, { reachable }, { runUrlLoad }, { concludeRun, runWithView }] = await Promise.all([
     import('../load/metrics/metrics-outputs.ts'),
@@ -74,13 +72,11 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const outputs = runMetricsOutputs(outs.outputs, io.clock, { tags: outs.tags });
   const prepared = await outputs?.prepare();
   if (typeof prepared === 'string') {
-    io.err(`afp load: ${prepared}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp load: ${prepared}`);
   }
   const unreachable = await firstUnreachable(run, reachable);
   if (unreachable !== null) {
-    io.err(`afp load: ${unreachable}\n`);
-    return EXIT.liveness;
+    return unsettled(`afp load: ${unreachable}`);
   }
   const endpoints = [...new Set(run.requests.map((request) => request.name))].join(', ');
   io.out(`target: ${run.shownUrl}\nendpoint${run.requests.length === 1 ? '' : 's'}: ${endpoints}\n`);

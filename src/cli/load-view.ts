@@ -37,9 +37,9 @@ import {
   type ThresholdResult,
 } from '../load/thresholds.ts';
 import { formatDuration } from '../scenario/duration.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { mostlyRefused, refusedAnswers, refusedFailure, refusedLine } from '../load/refused-answers.ts';
 import type { RecordFields } from './json-output.ts';
+import { type Ending, PASSED, thresholdFailed, unsettled } from '../core/command-failure.ts';
 
 const TTY_EVERY_MS = 250;
 const ENDPOINTS_SHOWN = 30;
@@ -283,7 +283,7 @@ export interface Conclusion {
 }
 
 /** Writes the reports, pushes the final metrics, prints the summary; the run's exit code. */
-export async function concludeRun(run: Conclusion): Promise<number> {
+export async function concludeRun(run: Conclusion): Promise<Ending> {
   const { io, result } = run;
   const judged = evaluateThresholds(run.thresholds, result.snapshot);
   const reports = await writeLoadReports(run.out, { ...run.report, snapshot: result.snapshot, thresholds: judged });
@@ -308,30 +308,29 @@ export function exitOf(
   targetName: string,
   io: Pick<LoadIo, 'out' | 'err'>,
   interrupted: boolean,
-): number {
+): Ending {
   // A run Ctrl-C cut before any answer could come says it was interrupted, not that nothing answered.
   if (unanswered(snapshot) && (totalRequests(snapshot) > 0 || !interrupted)) {
     const cause =
       snapshot.firstError === undefined ? '' : ` (the first failed before any answer: ${snapshot.firstError})`;
-    io.err(`afp load: ${targetName} answered ${unansweredWords(snapshot)}${cause}\n`);
-    return EXIT.liveness;
+    return unsettled(`afp load: ${targetName} answered ${unansweredWords(snapshot)}${cause}`);
   }
   const failed = failedThresholds(judged);
   if (failed.length > 0) {
     io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
-    return EXIT.loadThreshold;
+    return thresholdFailed();
   }
   // Without thresholds, a run whose answers were mostly refusals is no pass: its figures measured the target saying no.
   const refused = refusedAnswers(snapshot);
   if (judged.length === 0 && mostlyRefused(refused)) {
     io.out(`${refusedFailure(refused)}\n`);
-    return EXIT.loadThreshold;
+    return thresholdFailed();
   }
   if (interrupted) {
     io.err('afp load: interrupted: the run was cut short, so it is not a pass (exit 4); its reports are written\n');
-    return EXIT.liveness;
+    return unsettled();
   }
-  return EXIT.ok;
+  return PASSED;
 }
 
 export type { Concurrency };

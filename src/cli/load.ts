@@ -34,12 +34,12 @@
  */
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { isUrlRun } from './url-flags.ts';
 import { PROCESS_IO, type LoadIo } from './load-io.ts';
 import { parseLoadArgs } from './load-scenario-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
+import { CommandFailure, type Ending, invalidInput } from '../core/command-failure.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 export { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
@@ -56,13 +56,12 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
   return withJsonOutput('afp load', argv, io, (human, record) => loadCommand(argv, human, record));
 }
 
-async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
+async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<Ending> {
   const engine = engineOf(argv);
   // Imported only here: autocannon (and the semver it brings, ~70 modules) is not needed by the afp engine.
   if (engine.engine === 'autocannon') return (await import('./load-autocannon.ts')).autocannonMain(argv, io, record);
   if (engine.engine !== 'afp') {
-    io.err(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}`);
   }
   // Each way of loading brings its own code: a URL run does not load the scenario's agents, platform model or target files.
   if (isUrlRun(engine.rest)) return (await import('./load-url.ts')).urlMain(engine.rest, io, record);
@@ -75,17 +74,16 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
  * valid. With --seed it is loaded before the seed line, as when it was imported with this file: a
  * signal sent once the seed is printed finds the run about to start, not still loading.
  */
-async function scenarioCommand(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
+async function scenarioCommand(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<Ending> {
   const { flags, errors } = parseLoadArgs(argv);
   if (errors.length > 0) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   let scenarioLoad = flags.seed === undefined ? null : (await import('./load-scenario.ts')).scenarioLoad;
   if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);
-  const loaded = await loadScenarioFile('afp load', flags.file, io.err);
-  if (loaded === null) return EXIT.invalidInput;
+  const loaded = await loadScenarioFile('afp load', flags.file);
+  if (loaded instanceof CommandFailure) return loaded;
   scenarioLoad ??= (await import('./load-scenario.ts')).scenarioLoad;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);

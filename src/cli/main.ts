@@ -1,10 +1,10 @@
 /**
  * afp's command-line entry: the process around dispatch.ts, which turns argv into an exit code. Here
  * only what belongs to the process: printing that survives a closed pipe, the exit code, and a crash
- * (an error nothing returned) as exit 1 with its stack.
+ * (an error nothing returned) as exit 1 with its stack (both through process-exit.ts).
  */
-import { EXIT } from '../core/exit-codes.ts';
 import { dispatch } from './dispatch.ts';
+import { crashProcess, setProcessExit } from './process-exit.ts';
 
 /**
  * A reader that goes away (`afp run … | head -1`) ends afp's printing, not its work: the command
@@ -22,12 +22,4 @@ function endPrintingOnClosedPipe(stream: NodeJS.WriteStream): void {
 endPrintingOnClosedPipe(process.stdout);
 endPrintingOnClosedPipe(process.stderr);
 
-dispatch(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`afp: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = EXIT.crash;
-  },
-);
+dispatch(process.argv.slice(2)).then(setProcessExit, crashProcess);

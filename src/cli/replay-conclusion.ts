@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path';
 import { writeTextFiles } from '../core/output-write-error.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { diffJson, diffText, summaryLines, type ReplayReportInput } from '../replay/diff-report.ts';
 import type { Speed } from '../replay/pacing.ts';
 import type { RecordFields } from './json-output.ts';
+import { checkFailed, type Ending, PASSED, unsettled } from '../core/command-failure.ts';
 
 /** The replay's reports written and summed up; its exit code. */
 export function concludeReplay(
@@ -17,7 +17,7 @@ export function concludeReplay(
   out: string,
   io: { out(text: string): void },
   record: RecordFields,
-): number {
+): Ending {
   writeReports(out, report);
   record({
     sent: report.totals.sent,
@@ -27,15 +27,15 @@ export function concludeReplay(
     files: [join(out, 'diff.json'), join(out, 'diff.txt')],
   });
   io.out(`${summaryLines(report).join('\n')}\nreports: ${join(out, 'diff.json')}, ${join(out, 'diff.txt')}\n`);
-  if (report.stop !== null) return EXIT.liveness;
+  if (report.stop !== null) return unsettled();
   if (report.totals.differencesTotal > 0) {
     const shown = diffText(report)
       .split('\n')
       .filter((line) => line.startsWith('  seq ') || line.startsWith('  setup '));
     io.out(`${shown.slice(0, 5).join('\n')}\nreproduce: ${report.reproduce}\n`);
-    return EXIT.checkFailed;
+    return checkFailed();
   }
-  return EXIT.ok;
+  return PASSED;
 }
 
 function writeReports(out: string, report: ReplayReportInput): void {

@@ -15,7 +15,7 @@ import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts'
 import { FindingsCollector, type Finding } from '../live/finding.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
+import { findingsEnding, type FailOn } from '../live/report/fail-on.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import type { Target } from '../live/target.ts';
 import { OperationReplay, type OperationReplayTotals } from '../replay/operation-replay.ts';
@@ -23,8 +23,8 @@ import { secretFreeCurl } from '../replay/replay-exchange-parts.ts';
 import { recordedDepositsOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { adminDoorLines, skippedDoorFindings, type AdminDoorFilter } from '../replay/admin-doors.ts';
+import { type Ending, passed, unsettled } from '../core/command-failure.ts';
 
 const SHOWN_FINDINGS = 5;
 
@@ -48,7 +48,7 @@ export interface DialectReplayOptions {
   readonly record?: RecordFields;
 }
 
-export async function runDialectReplay(options: DialectReplayOptions): Promise<number> {
+export async function runDialectReplay(options: DialectReplayOptions): Promise<Ending> {
   const { target, io } = options;
   const dialects = Object.entries(target.services)
     .map(([service, entry]) => `${service} ${entry.dialect}`)
@@ -105,11 +105,11 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
   io.out(`${[...summaryLines(options.header, totals, list), ...doorLines].join('\n')}\nreports: ${paths.join(', ')}\n`);
   if (stop !== null) {
     io.out(`STOPPED at seq ${stop.seq}: ${stop.reason}\nreproduce: ${options.reproduce}\n`);
-    return EXIT.liveness;
+    return unsettled();
   }
-  const exit = findingsExitCode(list, options.failOn);
-  if (exit !== EXIT.ok) io.out(`reproduce: ${options.reproduce}\n`);
-  return exit;
+  const verdict = findingsEnding(list, options.failOn);
+  if (!passed(verdict)) io.out(`reproduce: ${options.reproduce}\n`);
+  return verdict;
 }
 
 function summaryLines(header: RecordHeader, totals: OperationReplayTotals, list: readonly Finding[]): string[] {

@@ -23,7 +23,6 @@ import { AdminClient } from '../client/admin-client.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
 import { applyDeposit, applyMint, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
@@ -37,6 +36,7 @@ import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 import { reproduceCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';
 import { adminDoorLines, type AdminDoorFilter } from '../replay/admin-doors.ts';
 import { exchangesToSend } from './replay-exchanges.ts';
+import { invalidInput, unresolvedTarget, unsettled, type Ending } from '../core/command-failure.ts';
 
 const RETRIES = 2;
 const BACKOFF_MS = 250;
@@ -52,10 +52,10 @@ export interface ReplayIo extends InterruptIo {
   readonly clock?: Clock;
 }
 
-/** Replays the record of `flags` (whose file replay.ts found readable); returns the exit code (replay.ts's contract). */
-export async function replayRecord(flags: ReplayFlags, io: ReplayIo, record: RecordFields): Promise<number> {
+/** Replays the record of `flags` (whose file replay.ts found readable); returns its ending (replay.ts's contract). */
+export async function replayRecord(flags: ReplayFlags, io: ReplayIo, record: RecordFields): Promise<Ending> {
   const checked = await validateRecord(flags.file, io);
-  if (checked === null) return EXIT.invalidInput;
+  if (checked === null) return invalidInput();
   record({
     seed: checked.header.seed,
     scenario: checked.header.scenario,
@@ -95,7 +95,7 @@ async function replayTo(
   },
   io: ReplayIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const { flags, checked, progress, exchanges, doors, stop } = replay;
   const path = await replayPath(flags);
   if (path.kind === 'failed') {
@@ -111,13 +111,12 @@ async function replayTo(
       onNote: (note) => io.err(`afp replay: note: ${note}\n`),
     });
   } catch (error) {
-    io.err(`afp replay: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.liveness;
+    return unsettled(`afp replay: ${error instanceof Error ? error.message : String(error)}`);
   }
   const unsent = unsentMounts(checked.mounts, urls, flags.target, path.notServe);
   if (unsent !== null) {
     io.err(unsent);
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   const api = urls.api as string;
   const clock = await decideClock(api, flags, {
@@ -171,7 +170,7 @@ type ReplayPath =
   /** `notServe`: why the URL is no afp serve (it answered, but not /_afp/mounts), or null. */
   | { readonly kind: 'verbatim'; readonly notServe: string | null }
   | { readonly kind: 'dialect'; readonly target: Target }
-  | { readonly kind: 'failed'; readonly message: string; readonly exit: number };
+  | { readonly kind: 'failed'; readonly message: string; readonly exit: Ending };
 
 /**
  * Which replay: a target file, or an afp serve URL announcing a dialect other than the documents'
@@ -187,7 +186,7 @@ async function replayPath(flags: ReplayFlags): Promise<ReplayPath> {
       : {
           kind: 'failed',
           message: resolved.message,
-          exit: resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.liveness,
+          exit: unresolvedTarget(resolved.kind),
         };
   const documents = Object.values(resolved.value.services).every((service) => service.dialect !== 'deployed');
   return url && documents ? { kind: 'verbatim', notServe: null } : { kind: 'dialect', target: resolved.value };
@@ -206,7 +205,7 @@ async function replayThroughTarget(
   },
   io: ReplayIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const { flags, checked, target, stop } = replay;
   const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
   const clock = await dialectClock(target, flags, { firstAtMs, startMs: checked.header.start_ms });
@@ -355,7 +354,7 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
 
 type ClockDecision =
   | { readonly state: ClockSyncState; readonly mode: string | null }
-  | { readonly error: string; readonly exit: number };
+  | { readonly error: string; readonly exit: Ending };
 
 /** Whether and how the target's clock follows the record (see the file header). */
 async function decideClock(
@@ -374,7 +373,7 @@ async function decideClock(
     if (flags.sync === 'on')
       return {
         error: `--sync-clock on, but ${api} has no clock to move (GET /_afp/clock); use afp serve --clock manual`,
-        exit: EXIT.invalidInput,
+        exit: invalidInput(),
       };
     return {
       state: {
@@ -387,7 +386,7 @@ async function decideClock(
   }
   if (clock.nowMs > firstAtMs) {
     const why = `the target's clock (${new Date(clock.nowMs).toISOString()}) is past the record's first exchange (${new Date(firstAtMs).toISOString()}); start a fresh afp serve --clock manual --start ${new Date(record.startMs).toISOString()}`;
-    if (flags.sync === 'on') return { error: why, exit: EXIT.invalidInput };
+    if (flags.sync === 'on') return { error: why, exit: invalidInput() };
     return { state: { synced: false, exact: false, note: `${why}: time-derived values are not compared` }, mode: null };
   }
   const exact = clock.mode === 'manual';

@@ -32,11 +32,11 @@
 import { armTargetBudget } from './target-budget.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { access, stat } from 'node:fs/promises';
-import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { onProcessInterrupt } from './process-interrupt.ts';
 import { parseReplayArgs, USAGE } from './replay-flags.ts';
 import type { ReplayIo } from './replay-record.ts';
+import { type Ending, invalidInput } from '../core/command-failure.ts';
 
 export { parseReplayArgs, reproduceCommand } from './replay-flags.ts';
 export type { ReplayIo };
@@ -52,14 +52,13 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
   return withJsonOutput('afp replay', argv, io, (human, record) => replayCommand(argv, human, record));
 }
 
-async function replayCommand(argv: readonly string[], io: ReplayIo, record: RecordFields): Promise<number> {
+async function replayCommand(argv: readonly string[], io: ReplayIo, record: RecordFields): Promise<Ending> {
   const flags = parseReplayArgs(argv);
   if ('errors' in flags) {
     record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}`);
   }
-  if (!(await recordReadable(flags.file, io))) return EXIT.invalidInput;
+  if (!(await recordReadable(flags.file, io))) return invalidInput();
   const disarm = armTargetBudget({
     command: 'replay',
     target: flags.target,

@@ -19,12 +19,12 @@ import {
   scenarioPlatformConfig,
   scenarioTrading,
 } from '../scenario/scenario-platform.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import type { Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import type { Recorder } from '../replay/recorder.ts';
+import { checkFailed, crashed, type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
 
 /** Progress steps of a run: percent of its virtual time. */
 const PERCENT = 100;
@@ -72,7 +72,7 @@ export async function runScenario(
   seed: string,
   io: RunIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   // --swarm and --record load their code only when asked (a plain run's start pays for neither).
   const swarm = flags.swarm
     ? (await import('../sim/swarm.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
@@ -85,8 +85,7 @@ export async function runScenario(
   const clash = flags.record === undefined ? null : recordClash(flags.record, flags.file, out);
   if (clash !== null) {
     record({ errors: [clash] });
-    io.err(`afp run: ${clash}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp run: ${clash}`);
   }
   const config = scenarioPlatformConfig(scenario);
   const platform = {
@@ -138,7 +137,7 @@ export async function runScenario(
   } catch (error) {
     stopListening();
     progress.finish();
-    return crashed(error, { seed, reproduce, recordFile: flags.record, recorder }, io);
+    return runCrashed(error, { seed, reproduce, recordFile: flags.record, recorder }, io);
   }
   stopListening();
   progress.finish();
@@ -183,15 +182,15 @@ export async function runScenario(
  * `complete: false` with the exchanges it holds, so FILE never keeps an earlier run's record
  * unsaid; a record that cannot be written leaves FILE as it was (core/atomic-file.ts), and says so.
  */
-async function crashed(
+async function runCrashed(
   error: unknown,
   run: { seed: string; reproduce: string; recordFile: string | undefined; recorder: Recorder | undefined },
   io: RunIo,
-): Promise<number> {
+): Promise<Ending> {
   io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   io.err(`seed: ${run.seed}\nreproduce: ${run.reproduce}\n`);
   const { recordFile, recorder } = run;
-  if (recordFile === undefined || recorder === undefined) return EXIT.crash;
+  if (recordFile === undefined || recorder === undefined) return crashed();
   try {
     await recorder.finish(recordFile, { interrupted: true });
     io.err(`afp run: the record of the run up to the crash (complete: false) is in ${recordFile}\n`);
@@ -199,14 +198,14 @@ async function crashed(
     const reason = recordError instanceof Error ? recordError.message : String(recordError);
     io.err(`afp run: the record could not be written (${reason}): ${recordFile} is as it was\n`);
   }
-  return EXIT.crash;
+  return crashed();
 }
 
 function printOutcome(
   result: SimulationResult,
   run: { seed: string; reproduce: string; timeline: string | null },
   io: RunIo,
-): number {
+): Ending {
   if (result.failure !== null) {
     const { invariant, violation } = result.failure;
     io.out(
@@ -222,11 +221,11 @@ function printOutcome(
         '',
       ].join('\n'),
     );
-    return EXIT.checkFailed;
+    return checkFailed();
   }
   if (result.limit !== null) {
     io.out(['', `limit reached: ${result.limit}`, `seed: ${run.seed}`, `reproduce: ${run.reproduce}`, ''].join('\n'));
-    return EXIT.liveness;
+    return unsettled();
   }
-  return EXIT.ok;
+  return PASSED;
 }

@@ -24,10 +24,10 @@ import { loadScenarioFile } from './scenario-file.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import type { RunFlags, RunIo } from './run-scenario.ts';
+import { CommandFailure, type Ending, invalidInput } from '../core/command-failure.ts';
 
 export type { RunFlags, RunIo };
 
@@ -66,20 +66,19 @@ export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<numb
   return withJsonOutput('afp run', argv, io, (human, record) => runCommand(argv, human, record));
 }
 
-async function runCommand(argv: readonly string[], io: RunIo, record: RecordFields): Promise<number> {
+async function runCommand(argv: readonly string[], io: RunIo, record: RecordFields): Promise<Ending> {
   const { flags, errors } = parseRunArgs(argv);
   if (errors.length > 0) record({ errors });
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The run's code is loaded before the seed line, as when it was imported with this file: a
   // signal sent once the seed is printed finds the run about to start, not still loading. Without
   // --seed the file is read first, so a missing one is refused without loading the run.
   let runScenario = flags.seed === undefined ? null : (await import('./run-scenario.ts')).runScenario;
   if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);
-  const loaded = await loadScenarioFile('afp run', flags.file, io.err);
-  if (loaded === null) return EXIT.invalidInput;
+  const loaded = await loadScenarioFile('afp run', flags.file);
+  if (loaded instanceof CommandFailure) return loaded;
   runScenario ??= (await import('./run-scenario.ts')).runScenario;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);

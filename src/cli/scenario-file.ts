@@ -14,6 +14,7 @@ import { readTextFile } from '../core/text-file.ts';
 import type { AnyAgentDefinition } from '../agent/agent.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { MAX_SCENARIO_BYTES } from '../scenario/scenario-size.ts';
+import { invalidInput, type CommandFailure } from '../core/command-failure.ts';
 
 /** A parsed scenario file: the scenario, its text, and the archetypes it names (the table to run it with). */
 export interface LoadedScenario {
@@ -53,14 +54,9 @@ export async function readScenarioFile(file: string): Promise<ScenarioFile> {
   return { ok: true, scenario: parsed.scenario, text, agents };
 }
 
-/** The scenario and its text, or null once the reason is printed on `err` (prefixed by `command` when unreadable). */
-export async function loadScenarioFile(
-  command: string,
-  file: string,
-  err: (text: string) => void,
-): Promise<LoadedScenario | null> {
+/** The scenario and its text, or the invalid-input failure that says why (prefixed by `command` when unreadable). */
+export async function loadScenarioFile(command: string, file: string): Promise<LoadedScenario | CommandFailure> {
   const read = await readScenarioFile(file);
   if (read.ok) return read;
-  err(read.kind === 'unreadable' ? `${command}: ${read.message}\n` : `${read.message}\n`);
-  return null;
+  return invalidInput(read.kind === 'unreadable' ? `${command}: ${read.message}` : read.message);
 }

@@ -23,8 +23,8 @@ import { outFileProblem } from './output-path.ts';
 import { shellWord } from '../core/shell-words.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
 export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE [--json]';
 
@@ -124,7 +124,7 @@ export function starterScenarioText(name: string, archetypes: StarterArchetypes,
   ].join('\n');
 }
 
-async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number> {
+async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
   const args = parseArgs(argv, { name: 'string', force: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length > 1) errors.push(`name at most one file, got ${args.positionals.length}`);
@@ -137,41 +137,41 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
   else if (file !== undefined && args.flags['force'] !== true && existsSync(file))
     errors.push(`${file} exists: pass --force to replace it`);
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}`);
   }
   const text = starterScenarioText(name, await starterArchetypes(), file);
   if (file === undefined) {
     io.out(text);
-    return EXIT.ok;
+    return PASSED;
   }
   await mkdir(dirname(file), { recursive: true });
   writeFileAtomic(file, text);
   io.out(`wrote ${file}; run it: npx afp run ${shellWord(file)}\n`);
-  return EXIT.ok;
+  return PASSED;
 }
 
-function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<number> {
+function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
   return withJsonOutput('afp scenario check', argv, io, (human, record) => checkScenarioFile(argv, human, record));
 }
 
-async function checkScenarioFile(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+async function checkScenarioFile(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<Ending> {
   const args = parseArgs(argv, { json: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
     record({ errors });
-    io.err(`${errors.map((error) => `afp scenario check: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(
+      `${errors.map((error) => `afp scenario check: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}`,
+    );
   }
   record({ file });
-  const loaded = await loadScenarioFile('afp scenario check', file, io.err);
-  if (loaded === null) return EXIT.invalidInput;
+  const loaded = await loadScenarioFile('afp scenario check', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const agents = loaded.scenario.populations.reduce((total, population) => total + population.count, 0);
   record({ scenario: loaded.scenario.name, populations: loaded.scenario.populations.length, agents });
   io.out(`${file}: valid (${loaded.scenario.populations.length} populations, ${agents} agents)\n`);
-  return EXIT.ok;
+  return PASSED;
 }
 
 const SUBCOMMANDS: Subcommands = { new: scenarioNew, check: scenarioCheck };

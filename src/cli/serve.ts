@@ -74,7 +74,6 @@ import { adminDoorsLine, parseTeamFlags } from './serve-team-flags.ts';
 import { announcedUrls, type PublicUrls } from '../server/announced-urls.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from '../core/exit-codes.ts';
 
 /** After a failed commit: how long the 503s of the failed batch get to leave before connections are cut. */
 const LOG_FAILURE_CLOSE_MS = 1_000;
@@ -113,6 +112,8 @@ function highestPortOffset(dialect: ServeDialect): number {
 }
 
 import { DEFECT_DIALECTS, DEFECT_NAMES } from '../services/shared/context.ts';
+import { crashed, type Ending, invalidInput, isInvalidInput, PASSED } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
 
 export { DEFECT_NAMES };
 
@@ -372,25 +373,27 @@ function parseIso(text: string): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  return exitCodeOf(await serveCommand(argv), (text) => process.stderr.write(text));
+}
+
+async function serveCommand(argv: string[]): Promise<Ending> {
   const flags = parseServeArgs(argv, Date.now());
   if ('errors' in flags) {
-    process.stderr.write(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}`);
   }
   const commandLog = flags.data === undefined ? undefined : await openData(flags.data, DEFECT_NAMES);
   if (commandLog !== undefined && 'damage' in commandLog) return onDamage(flags, commandLog.damage);
   if (commandLog !== undefined && 'error' in commandLog) {
     if (flags.data !== undefined && isDamage(commandLog.error)) return onDamage(flags, commandLog.error);
-    process.stderr.write(`afp serve: ${commandLog.error}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp serve: ${commandLog.error}`);
   }
-  let outcome: number | { damage: string } | undefined;
+  let outcome: Ending | { damage: string } | undefined;
   try {
     outcome = await serveUntilSignal(flags, commandLog);
   } finally {
-    closeData(commandLog, typeof outcome === 'object' || outcome === EXIT.invalidInput);
+    closeData(commandLog, outcome !== undefined && ('damage' in outcome || isInvalidInput(outcome)));
   }
-  return typeof outcome === 'number' ? outcome : onDamage(flags, outcome.damage);
+  return 'damage' in outcome ? onDamage(flags, outcome.damage) : outcome;
 }
 
 /**
@@ -398,7 +401,7 @@ export async function main(argv: string[]): Promise<number> {
  * unless --salvage, which writes the intact prefix into a fresh FILE, says what was dropped, and
  * serves it.
  */
-async function onDamage(flags: ServeFlags, problem: string): Promise<number> {
+async function onDamage(flags: ServeFlags, problem: string): Promise<Ending> {
   const file = flags.data as string;
   const survey = await surveyLog(file, problem.replace(`--data ${file}: `, ''));
   process.stderr.write(
@@ -411,32 +414,29 @@ async function onDamage(flags: ServeFlags, problem: string): Promise<number> {
     process.stderr.write(
       `afp serve: refusing to start: without its settings no entry of ${file} can be replayed, and --salvage cannot help; restore ${file} from a copy, or use another --data file\n`,
     );
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   if (flags.salvage !== true) {
     process.stderr.write(
       `afp serve: refusing to start on a damaged log; run again with --salvage to go on from the intact prefix (FILE is kept as ${file}.damaged)\n`,
     );
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   const salvaged = await salvageLog(survey);
   if ('error' in salvaged) {
-    process.stderr.write(`afp serve: ${salvaged.error}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp serve: ${salvaged.error}`);
   }
   process.stderr.write(salvaged.lines.map((line) => `afp serve: ${line}\n`).join(''));
   const { salvage: _salvage, ...again } = flags;
   void _salvage;
   const reopened = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
   if ('error' in reopened) {
-    process.stderr.write(`afp serve: ${reopened.error}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp serve: ${reopened.error}`);
   }
   try {
     const outcome = await serveUntilSignal(again, reopened);
-    if (typeof outcome === 'number') return outcome;
-    process.stderr.write(`afp serve: the salvaged log is damaged too (${outcome.damage}); a bug\n`);
-    return EXIT.crash;
+    if (!('damage' in outcome)) return outcome;
+    return crashed(`afp serve: the salvaged log is damaged too (${outcome.damage}); a bug`);
   } finally {
     reopened.close();
   }
@@ -445,7 +445,7 @@ async function onDamage(flags: ServeFlags, problem: string): Promise<number> {
 async function serveUntilSignal(
   flags: ServeFlags,
   commandLog: CommandLog | undefined,
-): Promise<number | { damage: string }> {
+): Promise<Ending | { damage: string }> {
   const resolved = await resolveSettings(flags, commandLog?.settings ?? null);
   // Imported only for --rules: the rules file's schema and YAML parser are not needed otherwise.
   const rules =
@@ -454,11 +454,11 @@ async function serveUntilSignal(
       : await (await import('./deployed-rules-file.ts')).loadDeployedRulesFile(flags.rules);
   if (rules !== null && !rules.ok) {
     process.stderr.write(`afp serve: invalid --rules file:\n${rules.message}\n`);
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   if ('error' in resolved) {
     process.stderr.write(`afp serve: ${resolved.error}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   const settings = rules === null ? resolved : withDeployedRules(resolved, rules.value);
   const differences = commandLog?.adopt(logSettingsOf(settings.options, Date.now())) ?? [];
@@ -467,7 +467,7 @@ async function serveUntilSignal(
     process.stderr.write(
       `afp serve: --data ${file} was written with other settings:\n${differences.map((line) => `  ${line}\n`).join('')}leave those flags out to serve the log's settings, or use another --data file\n`,
     );
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   process.stdout.write(`seed: ${settings.options.seed}\n`);
   if (settings.options.seed === flags.drawnSeed)
@@ -499,7 +499,7 @@ async function serveUntilSignal(
     const message = error instanceof Error ? error.message : String(error);
     if (commandLog !== undefined && isDamage(message)) return { damage: message };
     process.stderr.write(`afp serve: ${message}\n`);
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
   if (commandLog?.wasEmptyFile === true)
@@ -529,14 +529,14 @@ async function serveUntilSignal(
   if ('error' in stop) {
     // The state in memory is ahead of the disk: stop serving it; the next start replays the disk.
     process.stderr.write(
-      `afp serve: ${stop.error}\nafp serve: stopping (exit ${EXIT.crash}): answers not yet durable were 503; restart to recover what is on disk\n`,
+      `afp serve: ${stop.error}\nafp serve: stopping (exit ${crashed().exitCode}): answers not yet durable were 503; restart to recover what is on disk\n`,
     );
     await handle.close({ forceAfterMs: LOG_FAILURE_CLOSE_MS });
-    return EXIT.crash;
+    return crashed();
   }
   process.stderr.write(`afp serve: ${stop.signal}, closing\n`);
   await handle.close();
-  return EXIT.ok;
+  return PASSED;
 }
 
 /** How the client of a request is decided, said once at the start. */

@@ -18,9 +18,9 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
+import { checkFailed, CommandFailure, type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
 
 /** From the definition (commands.ts), so it cannot go stale. */
 const USAGE = `usage: ${usageLine(definitionOf('shrink'))}`;
@@ -40,12 +40,12 @@ const PROCESS_IO: ShrinkIo = {
 export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(`${USAGE}\n`);
-    return Promise.resolve(EXIT.ok);
+    return Promise.resolve(PASSED.exitCode);
   }
   return withJsonOutput('afp shrink', argv, io, (human, record) => shrinkCommand(argv, human, record));
 }
 
-async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: RecordFields): Promise<number> {
+async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: RecordFields): Promise<Ending> {
   const args = parseCommand(argv, definitionOf('shrink'));
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
@@ -62,13 +62,12 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     else errors.push(`unknown defect '${name}' (known: ${DEFECT_NAMES.join(', ')})`);
   }
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp shrink: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp shrink: ${error}`).join('\n')}\n${USAGE}`);
   }
   const file = args.positionals[0] as string;
   // Parsed here, not only in shrinkRun: the seed printed first is the file's as `afp run` reads it.
-  const loaded = await loadScenarioFile('afp shrink', file, io.err);
-  if (loaded === null) return EXIT.invalidInput;
+  const loaded = await loadScenarioFile('afp shrink', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const text = loaded.text;
   const seed = seedFlag ?? loaded.scenario.seed;
   // The per-run lines are progress: --quiet and --json turn them off, as on every other command.
@@ -90,26 +89,25 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     },
   });
   if (result.kind === 'invalid') {
-    io.err(`${result.message}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${result.message}`);
   }
   if (result.kind === 'holds') {
     record({ holds: true, original: result.original });
     io.out(
       `the run holds every invariant (${shapeText(result.original).replace(' to the failure', '')}): nothing to shrink\n`,
     );
-    return EXIT.ok;
+    return PASSED;
   }
   if (result.kind === 'limit') {
     record({ holds: false, original: result.original, limit: result.message });
     io.out(
       `limit reached: ${result.message}\nafp shrink cuts down a run that fails an invariant or its liveness check, not one stopped by this limit: nothing shrunk\n`,
     );
-    return EXIT.liveness;
+    return unsettled();
   }
   const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);
   const written = writeShrunk(result, { file, seed, defects }, outDir);
   record({ holds: false, ...shrunkJson(result, written) });
   io.out(`${shrunkLines(result, written, maxRuns, outDir).join('\n')}\n`);
-  return result.failed === 'liveness' ? EXIT.liveness : EXIT.checkFailed;
+  return result.failed === 'liveness' ? unsettled() : checkFailed();
 }

@@ -37,9 +37,18 @@ import {
 import { stringFlag, type ParsedArgs } from './args.ts';
 import type { LoadedScenario } from './scenario-file.ts';
 
-import { EXIT, type ExitCode } from '../core/exit-codes.ts';
 import { wantsJson, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
+import {
+  checkFailed,
+  crashed,
+  type Ending,
+  invalidInput,
+  PASSED,
+  passed,
+  unlessUnfinished,
+  unsettled,
+} from '../core/command-failure.ts';
 
 export interface SweepIo {
   out(text: string): void;
@@ -66,12 +75,12 @@ export interface SweepInput {
 }
 
 /** The verdict of a sweep's rows, worst first: a crash is afp's bug, then invariants, then limits. */
-export function sweepExit(report: SweepReport): ExitCode {
+export function sweepExit(report: SweepReport): Ending {
   const counts = tally(report);
-  if (counts.crashed > 0) return EXIT.crash;
-  if (counts.invariantFailed > 0) return EXIT.checkFailed;
-  if (counts.limitReached > 0) return EXIT.liveness;
-  return EXIT.ok;
+  if (counts.crashed > 0) return crashed();
+  if (counts.invariantFailed > 0) return checkFailed();
+  if (counts.limitReached > 0) return unsettled();
+  return PASSED;
 }
 
 function pad(text: string, width: number): string {
@@ -162,11 +171,10 @@ function jsonFields(report: SweepReport, files: readonly string[]): Record<strin
 }
 
 /** `afp sweep merge`, its flags valid: joins the files and reports the whole sweep. */
-export async function mergeSweep(args: ParsedArgs, io: SweepIo, record: RecordFields): Promise<number> {
+export async function mergeSweep(args: ParsedArgs, io: SweepIo, record: RecordFields): Promise<Ending> {
   const merged = await mergeSweepFiles(args.positionals);
   if (!merged.ok) {
-    io.err(`afp sweep merge: ${merged.message}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`afp sweep merge: ${merged.message}`);
   }
   if (merged.missing > 0) {
     // The seeds themselves, where the files say what --seeds was (older files: their indexes).
@@ -175,10 +183,9 @@ export async function mergeSweep(args: ParsedArgs, io: SweepIo, record: RecordFi
       given === null || typeof given === 'string' ? `#${index + 1}` : (given[index] ?? `#${index + 1}`),
     );
     const more = merged.missing > names.length ? `, and ${merged.missing - names.length} more` : '';
-    io.err(
-      `afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?): ${names.join(', ')}${more}\n`,
+    return invalidInput(
+      `afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?): ${names.join(', ')}${more}`,
     );
-    return EXIT.invalidInput;
   }
   const files = writeSweep(
     merged.report,
@@ -193,7 +200,7 @@ export async function mergeSweep(args: ParsedArgs, io: SweepIo, record: RecordFi
 }
 
 /** `afp sweep`, its flags and scenario valid: runs the seeds, reports, and shrinks if asked. */
-export async function sweepSeeds(input: SweepInput, io: SweepIo, record: RecordFields): Promise<number> {
+export async function sweepSeeds(input: SweepInput, io: SweepIo, record: RecordFields): Promise<Ending> {
   const { argv, args, file, seeds, seedsText, workers, shard, defects, shrink, swarm, maxRuns, loaded } = input;
   const { scenario, text: scenarioText } = loaded;
   const json = wantsJson(argv);
@@ -270,10 +277,10 @@ export async function sweepSeeds(input: SweepInput, io: SweepIo, record: RecordF
   const verdict = sweepExit(report);
   io.out(sweepSummary(report, files));
   // A sweep cut short is a limit (4, as `afp run` and `afp load` say), unless a seed that ran failed.
-  const exit = interrupted && verdict === EXIT.ok ? EXIT.liveness : verdict;
+  const exit = unlessUnfinished(verdict, interrupted);
   if (interrupted)
     io.err(
-      `afp sweep: interrupted: ${results.length} of ${indexed.length} seeds ran; the reports cover those${verdict === EXIT.ok ? ', so the sweep is not a pass (exit 4)' : ''}\n`,
+      `afp sweep: interrupted: ${results.length} of ${indexed.length} seeds ran; the reports cover those${passed(verdict) ? ', so the sweep is not a pass (exit 4)' : ''}\n`,
     );
   if (!shrink || interrupted) {
     record({ ...jsonFields(report, files), interrupted });

@@ -27,9 +27,9 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import type { SweepIo } from './sweep-run.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
 export type { SweepIo };
 
@@ -45,13 +45,12 @@ const PROCESS_IO: SweepIo = {
   onInterrupt: onProcessInterrupt,
 };
 
-async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
+async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<Ending> {
   const args = parseCommand(argv, definitionOf('sweep', 'merge'));
   const errors = [...args.errors];
   if (args.positionals.length === 0) errors.push('expected one or more sweep.json FILEs');
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp sweep merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp sweep merge: ${error}`).join('\n')}\n${MERGE_USAGE}`);
   }
   const { mergeSweep } = await import('./sweep-run.ts');
   return mergeSweep(args, io, record);
@@ -60,14 +59,14 @@ async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFiel
 export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(`${USAGE}\n`);
-    return Promise.resolve(EXIT.ok);
+    return Promise.resolve(PASSED.exitCode);
   }
   if (argv[0] === 'merge')
     return withJsonOutput('afp sweep merge', argv, io, (human, record) => runMerge(argv.slice(1), human, record));
   return withJsonOutput('afp sweep', argv, io, (human, record) => runSweep(argv, human, record));
 }
 
-async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
+async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<Ending> {
   const args = parseCommand(argv, definitionOf('sweep'));
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
@@ -91,12 +90,11 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX)
     errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
   if (errors.length > 0 || typeof seeds === 'string' || typeof shard === 'string') {
-    io.err(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${SWEEP_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${SWEEP_USAGE}`);
   }
   const file = args.positionals[0] as string;
-  const loaded = await loadScenarioFile('afp sweep', file, io.err);
-  if (loaded === null) return EXIT.invalidInput;
+  const loaded = await loadScenarioFile('afp sweep', file);
+  if (loaded instanceof CommandFailure) return loaded;
   const { sweepSeeds } = await import('./sweep-run.ts');
   return sweepSeeds(
     { argv, args, file, seeds, seedsText, workers, shard, defects, shrink, swarm, maxRuns, loaded },

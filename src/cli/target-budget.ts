@@ -11,10 +11,11 @@
  */
 import { ANSWER_BYTES_MAX_DEFAULT, ANSWER_MB_LIMIT, MIB, setAnswerBytesMax } from '../client/answer-limits.ts';
 import { SHARED_CONNECTIONS } from '../client/http-connections.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import type { ParsedArgs } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
 import { envelopeText, wantsJson } from './json-output.ts';
+import { unsettled } from '../core/command-failure.ts';
+import { exitProcessNow } from './process-exit.ts';
 
 /** The largest --max-seconds of a command that takes it here (a day). */
 export const BUDGET_SECONDS_LIMIT = 86_400;
@@ -74,10 +75,10 @@ export function armTargetBudget(options: {
     const calls = unfinished.length === 0 ? 'none under way' : unfinished.join(', ');
     const line = `afp ${options.command}: the time budget of ${options.seconds} s against ${options.target} is spent (--max-seconds); calls that never finished: ${calls}\n`;
     (options.write ?? ((text: string) => process.stderr.write(text)))(line);
+    const failure = unsettled();
     if (wantsJson(process.argv.slice(2)))
-      process.stdout.write(`${envelopeText(`afp ${options.command}`, { error: line.trim() }, EXIT.liveness)}\n`);
-    process.exitCode = EXIT.liveness;
-    process.exit(EXIT.liveness);
+      process.stdout.write(`${envelopeText(`afp ${options.command}`, { error: line.trim() }, failure.exitCode)}\n`);
+    exitProcessNow(failure);
   }, options.seconds * 1_000);
   timer.unref();
   ARMED.add(timer);

@@ -32,8 +32,8 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { serverLine } from '../live/probe/plain-server.ts';
-import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
 
 export const PROBE_USAGE = usageLine(definitionOf('target', 'probe'));
 
@@ -72,7 +72,7 @@ export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly
   return { inputs, urls: args.positionals, out, force, timeoutMs, budgetSeconds };
 }
 
-async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
+async function probe(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
   // The hard stop a probe arms ends with the probe, whatever path it ended on.
   try {
     return await withJsonOutput('afp target probe', argv, io, (human, record) => probeCommand(argv, human, record));
@@ -81,12 +81,13 @@ async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
   }
 }
 
-async function probeCommand(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+async function probeCommand(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<Ending> {
   const flags = parseProbeArgs(argv);
   if ('errors' in flags) {
     record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}\n`);
-    return EXIT.invalidInput;
+    return invalidInput(
+      `${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}`,
+    );
   }
   // The probe (the dialects, the classifier) and the target-file parser load once the flags pass.
   const [{ KEYS_ENV, probeTarget }, { parseTargetFile }] = await Promise.all([
@@ -113,8 +114,7 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     target_file: null,
   });
   if (!outcome.verdicts.some((verdict) => verdict.answered)) {
-    io.err(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}\n`);
-    return EXIT.liveness;
+    return unsettled(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}`);
   }
   if (outcome.file === null) {
     const answered = outcome.verdicts.filter((verdict) => verdict.answered);
@@ -126,7 +126,7 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
         `To load it as a plain HTTP endpoint, no target file needed: afp load ${url}/ --rate 100/s --duration 10s\n` +
         'For a deployment of the platform that the probe does not recognize, write a target file by hand (see targets/deployed.yaml)\n',
     );
-    return EXIT.invalidInput;
+    return invalidInput();
   }
   const text = renderTargetText(outcome.file, {
     urls: flags.urls,
@@ -139,13 +139,13 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
   record({ out: flags.out, target_file: text });
   if (flags.out === null) {
     io.out(text);
-    return EXIT.ok;
+    return PASSED;
   }
   // Whole or not at all (core/atomic-file.ts); without --force it never replaces a file (EEXIST).
   const out = flags.out;
   writingTo(out, () => writeFileAtomic(out, text, 0o644, { replace: flags.force }));
   io.out(`wrote ${flags.out}\n`);
-  return EXIT.ok;
+  return PASSED;
 }
 
 const SUBCOMMANDS: Subcommands = { probe };

@@ -1,7 +1,8 @@
 /**
  * Exit codes of every afp command (docs/design.md): the contract CI scripts rely on. One table: the
  * entry's `--help`, each command's `--help` and the README's exit-code table are rendered from it,
- * and test/cli/exit-codes.test.ts runs every command against it.
+ * and test/cli/exit-codes.test.ts runs every command against it. Which cause gets which code is
+ * decided once, in command-failure.ts; the command files never name a code.
  */
 export const EXIT = {
   ok: 0,
@@ -14,6 +15,9 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** An exit code's name in the table (`invalidInput`): how a command's definition lists its endings. */
+export type ExitName = keyof typeof EXIT;
+
 /** What each code means, short enough for one line of `--help`. */
 export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   0: 'ok',
@@ -22,6 +26,16 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   3: 'check or invariant failed',
   4: 'liveness: target unreachable or would not set up the run, or time limit',
   5: 'load threshold failed',
+};
+
+/** The verdict each code is named by in a command's `--json` object. */
+export const EXIT_VERDICTS: Readonly<Record<number, string>> = {
+  [EXIT.ok]: 'ok',
+  [EXIT.crash]: 'crash',
+  [EXIT.invalidInput]: 'invalid-input',
+  [EXIT.checkFailed]: 'failed',
+  [EXIT.liveness]: 'liveness',
+  [EXIT.loadThreshold]: 'threshold-failed',
 };
 
 /** What each code covers, for the README's table. */
@@ -38,13 +52,4 @@ const EXIT_DETAILS: Readonly<Record<ExitCode, string>> = {
 export function exitTableMarkdown(): string {
   const rows = Object.entries(EXIT_DETAILS).map(([code, meaning]) => `| ${code} | ${meaning} |`);
   return ['| code | meaning |', '|---|---|', ...rows].join('\n');
-}
-
-/**
- * The exit code of a target that could not be resolved, the same in every live command: a wrong
- * file or URL is invalid input (2); a target that did not answer is liveness (4: the work could
- * not settle), never a crash (1 is kept for afp's own bugs).
- */
-export function exitOfUnresolvedTarget(kind: 'invalid' | 'trouble'): ExitCode {
-  return kind === 'invalid' ? EXIT.invalidInput : EXIT.liveness;
 }

@@ -4,11 +4,13 @@
  * so every command ends it as invalid input (exit 2) with the path and the reason, as the --out
  * checks before a run do (src/cli/output-path.ts), never as a crash with a stack trace.
  * Why an error type and not a returned status: the writers sit deep under the commands (reports,
- * findings, sweep files); the one place that turns it into exit 2 is the command's JSON/exit
- * wrapper (src/cli/json-output.ts), with the entry's catch (src/cli/main.ts) behind it.
+ * findings, sweep files). It is a CommandFailure carrying exit 2 (command-failure.ts), so the
+ * command's JSON/exit wrapper (src/cli/json-output.ts) and the dispatcher end it as any failure.
  * Only the writers throw it (`writingTo`, `writeTextFiles`), so a failed read elsewhere stays what it was.
  */
 import { writeFileAtomic } from './atomic-file.ts';
+import { CommandFailure } from './command-failure.ts';
+import { EXIT } from './exit-codes.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,14 +27,14 @@ const REASONS: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'the name is too long',
 };
 
-export class OutputWriteError extends Error {
+export class OutputWriteError extends CommandFailure {
   readonly path: string;
   constructor(path: string, cause: unknown) {
     const code = cause instanceof Error ? (cause as NodeJS.ErrnoException).code : undefined;
     const known = code === undefined ? undefined : REASONS[code];
     const reason =
       known === undefined ? (cause instanceof Error ? cause.message : String(cause)) : `${known} (${code ?? ''})`;
-    super(`cannot write ${path}: ${reason}`, { cause });
+    super(EXIT.invalidInput, `cannot write ${path}: ${reason}`, undefined, { cause });
     this.name = 'OutputWriteError';
     this.path = path;
   }

@@ -10,6 +10,7 @@ import type { Platform } from '../platform/platform.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { PublicUrls } from './announced-urls.ts';
 import type { ClockMover } from './clock-move.ts';
+import type { LoopDelay } from './loop-delay.ts';
 import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
@@ -44,6 +45,8 @@ export interface AdminOptions {
   readonly load?: () => JsonObject;
   /** afp serve --data: the checkpoints, shown by GET /_afp/state under `checkpoints` (absent = no --data). */
   readonly checkpoints?: () => JsonObject;
+  /** The event loop's own delay (loop-delay.ts), shown by GET /_afp/state under `event_loop`; absent: not measured. */
+  readonly loopDelay?: LoopDelay;
   /** Runs clock moves in slices (clock-move.ts); absent: a move runs whole before the answer. */
   readonly clockMover?: ClockMover;
   /** Snapshots and reverts run as sliced jobs under it (platform-lock.ts); absent: whole, before the answer. */

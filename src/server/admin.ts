@@ -20,7 +20,9 @@
  *                          and `load` (in flight, admitted, shed) when the server sheds load
  *                          and `checkpoints` (every, newest written, log entry, in flight, and
  *                          `lost_at_start`: entries and WAL frames the start found lost) with --data,
- *                          and `clock_moves` (slices run, the longest slice in ms)
+ *                          and `clock_moves` (slices run, the longest slice in ms), and `event_loop`:
+ *                          the loop's own delay since start or the last reset (loop-delay.ts)
+ *   POST /_afp/event-loop/reset → { event_loop }: the window so far, and a new one starts
  *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
  *                          casino_closures, trading_shocks, market_closures, domain_year_ms,
  *                          domain_grace_ms, seed } (seed: afp check prices trading's ticks with it)
@@ -139,6 +141,12 @@ const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
   { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
   { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateRow(options) },
+  {
+    method: 'POST',
+    path: '/_afp/event-loop/reset',
+    apiOnly: true,
+    answer: (_request, options) => loopDelayReset(options),
+  },
   {
     method: 'GET',
     path: '/_afp/platform',
@@ -329,8 +337,15 @@ function stateView(options: AdminOptions, audit: Micro | null, lock: JsonObject 
     ...(options.load === undefined ? {} : { load: options.load() }),
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints() }),
     ...(options.clockMover === undefined ? {} : { clock_moves: options.clockMover.view() }),
+    ...(options.loopDelay === undefined ? {} : { event_loop: options.loopDelay.view() }),
     ...(lock === undefined ? {} : { lock }),
   };
+}
+
+/** POST /_afp/event-loop/reset: the loop delay's window so far; the next starts now (nothing logged: no state changes). */
+function loopDelayReset(options: AdminOptions): JsonObject | Failure {
+  if (options.loopDelay === undefined) return fail('NOT_FOUND', 'the event loop delay is not measured here');
+  return { event_loop: options.loopDelay.reset() };
 }
 
 function platformView(platform: Platform): JsonObject {

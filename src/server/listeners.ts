@@ -52,6 +52,7 @@ import { ClockMover } from './clock-move.ts';
 import type { CommandLog } from './command-log.ts';
 import { GroupCommit } from './group-commit.ts';
 import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
+import { LoopDelay } from './loop-delay.ts';
 import { PlatformLock } from './platform-lock.ts';
 import type { McpDoorName } from './mcp-path.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
@@ -187,10 +188,7 @@ export function servedMounts(routes: readonly Route[]): Mount[] {
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const layout = options.layout ?? DOCUMENTS_LAYOUT;
-  if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined)
-    throw new Error(
-      `--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`,
-    );
+  refuseDataWithDialect(options, layout);
   const commandLog = options.commandLog;
   const logFailure = Promise.withResolvers<string>();
   // A checkpoint is taken right after a batch commits at the end of a turn: then the state in
@@ -212,8 +210,9 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   };
   const record = recorderOf(commandLog, group, checkpointer);
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
+  const loopDelay = new LoopDelay();
   const clockMover = new ClockMover({ platform, clock, record, onClockMoved: () => pump.arm(), lock });
-  const parts = { platform, clock, clockMover, lock, urls, timeTravel, shedder, checkpointer, record, pump };
+  const parts = { platform, clock, clockMover, lock, urls, timeTravel, shedder, loopDelay, checkpointer, record, pump };
   const admin = adminOf(options, layout, parts);
   const servers = await listenOnMounts({
     mounts: layout.mounts(options.routes),
@@ -234,6 +233,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   });
   pump.arm();
   shedder.start();
+  loopDelay.start();
   let closing = false;
   checkCoveredEntries(commandLog, recovery?.checkpointSeq, () => closing, log);
   return {
@@ -248,6 +248,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       closing = true;
       pump.stop();
       shedder.stop();
+      loopDelay.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
       if (group?.open === true) group.flush();
       await checkpointer?.close();
@@ -270,11 +271,12 @@ function adminOf(
   parts: Pick<AdminOptions, 'platform' | 'clock' | 'clockMover' | 'lock' | 'record' | 'timeTravel'> & {
     urls: Partial<Record<Mount, string>>;
     shedder: LoadShedder;
+    loopDelay: LoopDelay;
     checkpointer: Checkpointer | undefined;
     pump: TimerPump;
   },
 ): AdminOptions {
-  const { platform, clock, clockMover, lock, urls, record, timeTravel, shedder, checkpointer, pump } = parts;
+  const { platform, clock, clockMover, lock, urls, record, timeTravel, shedder, loopDelay, checkpointer, pump } = parts;
   return {
     platform,
     clock,
@@ -290,8 +292,17 @@ function adminOf(
     ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointsView(checkpointer, options.commandLog) }),
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(options.publicUrls === undefined ? {} : { publicUrls: options.publicUrls }),
-    ...dialectOf(layout),
+    loopDelay,
+    ...dialectOption(layout),
   };
+}
+
+/** `--data` serves the documents' dispatcher only: its command log replays that one. */
+function refuseDataWithDialect(options: ServeOptions, layout: ServeLayout): void {
+  if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined)
+    throw new Error(
+      `--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`,
+    );
 }
 
 /** With a command log: the group commit that makes each turn's commands durable before their answers. */
@@ -345,20 +356,6 @@ function recorderOf(
       };
 }
 
-/** What `/_afp/mounts` says of a dialect's layout (nothing for the documents' own). */
-function dialectOf(layout: ServeLayout): Pick<AdminOptions, 'dialect'> {
-  return layout === DOCUMENTS_LAYOUT
-    ? {}
-    : {
-        dialect: {
-          name: layout.dialect,
-          basePaths: layout.basePaths,
-          ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }),
-          ...(layout.limits === undefined ? {} : { limits: layout.limits }),
-        },
-      };
-}
-
 /** After a start from a checkpoint: the entries it covers are checked in the background, damage logged. */
 function checkCoveredEntries(
   commandLog: CommandLog | undefined,
@@ -388,6 +385,19 @@ function writeCheckpoint(checkpointer: Checkpointer | undefined, log: (line: str
       `afp serve: could not write a checkpoint (recovery will replay more of the log): ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** What the admin rows are told of a dialect other than the documents' (`/_afp/mounts` says it). */
+function dialectOption(layout: ServeLayout): Pick<AdminOptions, 'dialect'> {
+  if (layout === DOCUMENTS_LAYOUT) return {};
+  return {
+    dialect: {
+      name: layout.dialect,
+      basePaths: layout.basePaths,
+      ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }),
+      ...(layout.limits === undefined ? {} : { limits: layout.limits }),
+    },
+  };
 }
 
 /** A fresh platform, or (with a command log) the log's platform after its replay. */

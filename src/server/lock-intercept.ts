@@ -5,8 +5,9 @@
  * waits for its turn and is then handled at the served instant of that turn; a full queue answers
  * 503 SERVICE_UNAVAILABLE with Retry-After, nothing handled (as the load shedder does).
  * Never waiting: the paths that read nothing of the platform (GET /health, GET /openapi.json,
- * GET /_afp/mounts) and GET /_afp/state, which only reads it (a job does not change the platform
- * until its last turn) and shows the lock's own figures.
+ * GET /_afp/mounts, POST /_afp/event-loop/reset: a pause measured behind a job would be the job's)
+ * and GET /_afp/state, which only reads it (a job does not change the platform until its last
+ * turn) and shows the lock's own figures.
  */
 import type { JsonObject } from '../core/errors.ts';
 import type { Dispatcher } from '../http/dispatcher.ts';
@@ -19,7 +20,13 @@ import { isLockBusy, type PlatformLock } from './platform-lock.ts';
 
 type Intercept = (request: EdgeRequest, nowMs: number) => EdgeAnswer | Promise<EdgeAnswer> | null;
 
-const NEVER_WAITING = new Set(['GET /health', 'GET /openapi.json', 'GET /_afp/mounts', 'GET /_afp/state']);
+const NEVER_WAITING = new Set([
+  'GET /health',
+  'GET /openapi.json',
+  'GET /_afp/mounts',
+  'GET /_afp/state',
+  'POST /_afp/event-loop/reset',
+]);
 
 export function lockIntercept(
   intercept: Intercept,

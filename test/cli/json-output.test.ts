@@ -11,6 +11,7 @@ import { main as runMain } from '../../src/cli/run.ts';
 import { runScenarioCommand } from '../../src/cli/scenario.ts';
 import { printedErrorLines, withJsonOutput } from '../../src/cli/json-output.ts';
 import { OutputWriteError } from '../../src/core/output-write-error.ts';
+import { PASSED, type Ending } from '../../src/core/command-failure.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-json-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -173,7 +174,7 @@ describe('--json', () => {
     const numbered = await collect((io) =>
       withJsonOutput('afp x', ['--json'], io, (_human, record) => {
         record({ seed: 12 });
-        return Promise.resolve(0);
+        return Promise.resolve(PASSED);
       }),
     );
     expect(only(numbered.out)['seed']).toBe('12');
@@ -182,7 +183,7 @@ describe('--json', () => {
       Object.assign(new Error('EISDIR: x'), { code: 'EISDIR' }),
     );
     expect(unwritable.message).toBe('cannot write out/agents.csv: it is a directory (EISDIR)');
-    const fail = (): Promise<number> => Promise.reject(unwritable);
+    const fail = (): Promise<Ending> => Promise.reject(unwritable);
     const json = await collect((io) => withJsonOutput('afp x', ['--json'], io, fail));
     expect(json.code).toBe(2);
     expect(only(json.out)).toMatchObject({ verdict: 'invalid-input', errors: [unwritable.message] });

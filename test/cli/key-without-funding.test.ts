@@ -101,10 +101,13 @@ fairness: deployed
     try {
       const printed = sink();
       const argv = ['--engine', 'autocannon', '--target', served, '--endpoint', 'casino.balance', '--key', 'sk_test_1'];
-      const code = await autocannonMain([...argv, '--connections', '1', '--amount', '5', '--duration', '2s'], {
-        ...printed.io,
-        onInterrupt: () => () => undefined,
-      });
+      const { exitCode: code } = await autocannonMain(
+        [...argv, '--connections', '1', '--amount', '5', '--duration', '2s'],
+        {
+          ...printed.io,
+          onInterrupt: () => () => undefined,
+        },
+      );
       expect(printed.text()).not.toContain(UNSET);
       expect(code, printed.text()).toBe(EXIT.ok);
       expect(keyed).toBeGreaterThanOrEqual(5);

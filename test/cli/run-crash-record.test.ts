@@ -44,7 +44,7 @@ test('a run that crashes writes its record so far, complete: false, with the cou
     swarm: false,
     quiet: true,
   };
-  const code = await runScenario(flags, { ...loaded, agents }, '7', io, () => {});
+  const { exitCode: code } = await runScenario(flags, { ...loaded, agents }, '7', io, () => {});
   expect(code).toBe(EXIT.crash);
   expect(err.join('')).toContain('an archetype bug');
   expect(err.join('')).toContain(`afp run: the record of the run up to the crash (complete: false) is in ${file}`);

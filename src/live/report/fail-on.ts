@@ -6,7 +6,7 @@
  * deviations a client codes around do not); `none` never fails on findings; a bad value is a
  * returned message naming every accepted value, never an exception.
  */
-import { EXIT } from '../../core/exit-codes.ts';
+import { checkFailed, PASSED, type Ending } from '../../core/command-failure.ts';
 import { reaches, SEVERITIES, type Finding, type Severity } from '../finding.ts';
 
 export type FailOn = Severity | 'none';
@@ -26,9 +26,7 @@ export function reachesFailOn(finding: Pick<Finding, 'severity'>, failOn: FailOn
   return failOn !== 'none' && reaches(finding, failOn);
 }
 
-export function findingsExitCode(
-  findings: readonly Pick<Finding, 'severity'>[],
-  failOn: FailOn,
-): typeof EXIT.ok | typeof EXIT.checkFailed {
-  return findings.some((finding) => reachesFailOn(finding, failOn)) ? EXIT.checkFailed : EXIT.ok;
+/** A live command's findings as its verdict: a failed check (exit 3) once one reaches `--fail-on`, else passed. */
+export function findingsEnding(findings: readonly Pick<Finding, 'severity'>[], failOn: FailOn): Ending {
+  return findings.some((finding) => reachesFailOn(finding, failOn)) ? checkFailed() : PASSED;
 }

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { EXIT } from '../../../src/core/exit-codes.ts';
 import { SEVERITIES, type Severity } from '../../../src/live/finding.ts';
-import { findingsExitCode, parseFailOn } from '../../../src/live/report/fail-on.ts';
+import { findingsEnding, parseFailOn } from '../../../src/live/report/fail-on.ts';
 
 describe('parseFailOn', () => {
   test('absent is major; every severity and none are accepted', () => {
@@ -22,19 +22,19 @@ describe('parseFailOn', () => {
   });
 });
 
-describe('findingsExitCode', () => {
+describe('findingsEnding', () => {
   const of = (...severities: Severity[]): { severity: Severity }[] => severities.map((severity) => ({ severity }));
 
   test('3 when a finding reaches the threshold, 0 otherwise', () => {
-    expect(findingsExitCode(of('info', 'minor'), 'major')).toBe(EXIT.ok);
-    expect(findingsExitCode(of('info', 'major'), 'major')).toBe(EXIT.checkFailed);
-    expect(findingsExitCode(of('critical'), 'major')).toBe(EXIT.checkFailed);
-    expect(findingsExitCode(of('info'), 'info')).toBe(EXIT.checkFailed);
-    expect(findingsExitCode(of('major'), 'critical')).toBe(EXIT.ok);
-    expect(findingsExitCode([], 'info')).toBe(EXIT.ok);
+    expect(findingsEnding(of('info', 'minor'), 'major').exitCode).toBe(EXIT.ok);
+    expect(findingsEnding(of('info', 'major'), 'major').exitCode).toBe(EXIT.checkFailed);
+    expect(findingsEnding(of('critical'), 'major').exitCode).toBe(EXIT.checkFailed);
+    expect(findingsEnding(of('info'), 'info').exitCode).toBe(EXIT.checkFailed);
+    expect(findingsEnding(of('major'), 'critical').exitCode).toBe(EXIT.ok);
+    expect(findingsEnding([], 'info').exitCode).toBe(EXIT.ok);
   });
 
   test('none never fails', () => {
-    expect(findingsExitCode(of('critical', 'critical'), 'none')).toBe(EXIT.ok);
+    expect(findingsEnding(of('critical', 'critical'), 'none').exitCode).toBe(EXIT.ok);
   });
 });

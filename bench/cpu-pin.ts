@@ -1,0 +1,42 @@
+/**
+ * Pinning the bench's processes to cores (`taskset -c N`, util-linux), as the issue's measurements
+ * were taken: the load generator on one core, the server measured on the other, so neither takes
+ * the other's core and a server's figure is not its generator's. Why a wrapper rather than
+ * `sched_setaffinity` from Node: Node has none; taskset execs the command, so the child's pid is
+ * the command's own (a stop by pid still reaches it). Without taskset or with fewer than two
+ * cores, commands run unpinned and `pinning()` says so (the report prints it).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/** The cores: the generator (wrk, afp load) and the probe's peers on 0, the server measured on 1. */
+export const GENERATOR_CPU = 0;
+export const SERVER_CPU = 1;
+
+function tasksetPath(): string | null {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    const path = join(dir, 'taskset');
+    if (dir !== '' && existsSync(path)) return path;
+  }
+  return null;
+}
+
+const TASKSET = tasksetPath();
+
+/** Whether commands are pinned, in words for the report (null: pinned). */
+export function unpinnedReason(): string | null {
+  if (TASKSET === null) return 'taskset is not installed (util-linux): processes run unpinned';
+  if (availableParallelism() < 2) return 'one core: processes run unpinned';
+  return null;
+}
+
+/** `command args` run on core `cpu` (unchanged when pinning is not possible, or `cpu` is undefined). */
+export function pinned(
+  cpu: number | undefined,
+  command: string,
+  args: readonly string[],
+): { command: string; args: string[] } {
+  if (cpu === undefined || TASKSET === null || unpinnedReason() !== null) return { command, args: [...args] };
+  return { command: TASKSET, args: ['-c', String(cpu), command, ...args] };
+}
