@@ -210,18 +210,7 @@ async function serveOne(
     if (!admitted.admitted) return shed(options, request, response, admitted);
   }
   const rawHandler = options.rawPaths === undefined ? undefined : rawHandlerFor(options.rawPaths, request.url ?? '/');
-  if (rawHandler !== undefined) {
-    const headers = lowerCaseHeaders(request);
-    const peer = request.socket.remoteAddress;
-    const ip = originatingIp({ peer, forwardedFor: headers['x-forwarded-for'], trusted: options.trustedProxies });
-    passForwarded(headers, ip, forwardsFor(peer, options.trustedProxies));
-    const forwarded: Record<string, string> = {};
-    for (const name of ['x-forwarded-for', 'x-real-ip'])
-      if (headers[name] !== undefined) forwarded[name] = headers[name];
-    await rawHandler(request, response, ip, forwarded);
-    options.afterRequest?.();
-    return;
-  }
+  if (rawHandler !== undefined) return serveRaw(options, rawHandler, request, response);
   const maxBodyBytes = options.dispatcher.platform.config.maxBodyBytes;
   const timeouts = options.bodyTimeouts ?? BODY_TIMEOUTS_DEFAULT;
   const bytes = await readBodyBytes(request, {
@@ -424,6 +413,22 @@ function pathOf(url: string): string {
   return questionAt < 0 ? url : url.slice(0, questionAt);
 }
 
+/** A raw path (the MCP door): the request handed over as it came, with the client's address and its forwarding headers. */
+async function serveRaw(
+  options: ApiServerOptions,
+  rawHandler: RawHandler,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const headers = lowerCaseHeaders(request);
+  const peer = request.socket.remoteAddress;
+  const ip = originatingIp({ peer, forwardedFor: headers['x-forwarded-for'], trusted: options.trustedProxies });
+  passForwarded(headers, ip, forwardsFor(peer, options.trustedProxies));
+  const forwarded: Record<string, string> = {};
+  for (const name of ['x-forwarded-for', 'x-real-ip']) if (headers[name] !== undefined) forwarded[name] = headers[name];
+  await rawHandler(request, response, ip, forwarded);
+  options.afterRequest?.();
+}
 function rawHandlerFor(rawPaths: Readonly<Record<string, RawHandler>>, url: string): RawHandler | undefined {
   const questionAt = url.indexOf('?');
   const path = questionAt < 0 ? url : url.slice(0, questionAt);

@@ -88,16 +88,7 @@ interface Mount {
 const CUT = 'cut at the end of the graceful stop';
 
 export function loadSender(options: LoadSenderOptions): LoadSender {
-  const mounts = new Map<string, Mount>();
-  for (const [mount, url] of Object.entries(options.urls) as [keyof MountUrls, string | undefined][]) {
-    if (url === undefined) continue;
-    const parsed = new URL(url.replace(/\/+$/, ''));
-    mounts.set(mount, {
-      origin: parsed.origin,
-      prefix: parsed.pathname.replace(/\/+$/, ''),
-      secure: parsed.protocol === 'https:',
-    });
-  }
+  const mounts = mountsOf(options.urls);
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const nowMs = options.nowMs ?? (() => performance.now());
   const clients = new Map<string, HttpClient>();
@@ -122,29 +113,13 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   const dispatch = (request: SenderRequest, done: (outcome: SendOutcome) => void): void => {
     if (abort.signal.aborted) return done({ ok: false, error: new Interrupted('the run was cut') });
     const mount = mounts.get(request.mount);
-    if (mount === undefined)
-      return done({
-        ok: false,
-        error: new Error(
-          `no URL for mount '${request.mount}' (known: ${[...mounts.keys()].join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`,
-        ),
-      });
+    if (mount === undefined) return done({ ok: false, error: unknownMount(request, mounts) });
     const path = mount.prefix + request.path + queryString(request.query);
     const body = outgoingBody(request);
     const headers = outgoingHeaders(request, body);
     if (mount.secure) {
-      httpsSend({
-        url: new URL(mount.origin + path),
-        method: request.method,
-        headers,
-        body,
-        agent: https,
-        signal: abort.signal,
-        timeoutMs,
-      }).then(
-        (response) => done({ ok: true, response }),
-        (error: unknown) => done({ ok: false, error: error instanceof Error ? error : new Error(String(error)) }),
-      );
+      const url = new URL(mount.origin + path);
+      sendSecure({ url, method: request.method, headers, body, agent: https, signal: abort.signal, timeoutMs }, done);
       return;
     }
     clientOf(mount.origin).send({ method: request.method, path, headers, body }, (result) => {
@@ -175,6 +150,36 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
         dispatch(request, (outcome) => (outcome.ok ? resolve(outcome.response) : reject(outcome.error))),
       ),
   };
+}
+
+/** The run's mounts by name: each URL's origin, its path prefix, and whether it is https. */
+function mountsOf(urls: MountUrls): Map<string, Mount> {
+  const mounts = new Map<string, Mount>();
+  for (const [mount, url] of Object.entries(urls) as [keyof MountUrls, string | undefined][]) {
+    if (url === undefined) continue;
+    const parsed = new URL(url.replace(/\/+$/, ''));
+    mounts.set(mount, {
+      origin: parsed.origin,
+      prefix: parsed.pathname.replace(/\/+$/, ''),
+      secure: parsed.protocol === 'https:',
+    });
+  }
+  return mounts;
+}
+
+/** A request for a mount the run has no URL for: an error, not a send. */
+function unknownMount(request: SenderRequest, mounts: ReadonlyMap<string, Mount>): Error {
+  return new Error(
+    `no URL for mount '${request.mount}' (known: ${[...mounts.keys()].join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`,
+  );
+}
+
+/** An https request through the keep-alive agent, its outcome handed to `done`. */
+function sendSecure(request: Parameters<typeof httpsSend>[0], done: (outcome: SendOutcome) => void): void {
+  httpsSend(request).then(
+    (response) => done({ ok: true, response }),
+    (error: unknown) => done({ ok: false, error: error instanceof Error ? error : new Error(String(error)) }),
+  );
 }
 
 /** The keep-alive agent of https:// mounts: the certificate checked unless the run was told to skip it. */

@@ -39,8 +39,8 @@ import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
-import type { FindingInput, FindingsCollector } from '../live/finding.ts';
+import { rowOf } from '../live/dialects/dialect.ts';
+import type { FindingsCollector } from '../live/finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
@@ -54,13 +54,14 @@ import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
 import { ReplayWallets } from './wallet-replay.ts';
 import { ReplayDivergence } from './replay-divergence.ts';
+import { ReplayLeftovers } from './replay-leftovers.ts';
+import type { Answered, Finished, Gate, Prepared, Sent } from './replay-steps.ts';
+import { fileDifferences, fileNote, type ReplayNote } from './replay-findings.ts';
 import { ReplayConsequences } from './replay-consequences.ts';
 import { forwardedFrom, ReplayFunding } from './replay-funding.ts';
 import {
   bearerOf,
   clip,
-  explanation,
-  findingSuffix,
   isRegistration,
   liveOutcomeOf,
   recordedOutcome,
@@ -115,24 +116,9 @@ export interface OperationReplayTotals {
   readonly bindings: number;
 }
 
-type Skip = {
-  readonly id: string;
-  readonly kind: FindingInput['kind'];
-  readonly title: string;
-  readonly evidence: string;
-};
+type Skip = ReplayNote;
 
 let router: Router | null = null;
-
-/** An exchange past the gate: what replaying it needs to know. */
-interface Gate {
-  readonly routeId: string;
-  readonly row: RouteOperation<OperationName>;
-  readonly dialect: Dialect;
-  readonly call: RecordedCall;
-  readonly service: ServiceName;
-  readonly recordedKey: string | null;
-}
 
 export class OperationReplay {
   private readonly options: OperationReplayOptions;
@@ -159,6 +145,8 @@ export class OperationReplay {
   private readonly funding: ReplayFunding;
   /** Which differences an earlier cause explains (replay-consequences.ts). */
   private readonly explained = new ReplayConsequences(this.divergence);
+  /** What an exchange not sent, or answered otherwise, leaves the recording's view of (replay-leftovers.ts). */
+  private readonly leftovers = new ReplayLeftovers(this.divergence, this.bindings);
   private readonly settlements: ReplaySettlements;
   /** Recorded agent → its own key on a wallet that refused its platform key (at most FOLLOWED_MAX.walletKeys). */
   private readonly walletKeys = new Map<string, string>();
@@ -317,7 +305,7 @@ export class OperationReplay {
     const service = match.route.service;
     const notReplayed = row.notReplayed?.(call, this.idsFor(service)) ?? null;
     if (notReplayed !== null) {
-      this.leftBySkip(exchange, routeId, row.op, null, notReplayed);
+      this.leftovers.bySkip(exchange, routeId, row.op, null, notReplayed);
       if (exchange.response.status < 300)
         this.explained.nameDiverges(row.op, call.body, `seq ${exchange.seq} (${routeId} not replayed: ${notReplayed})`);
       return this.skip(exchange, {
@@ -351,9 +339,26 @@ export class OperationReplay {
   }
 
   /** One exchange; returns why the replay must stop, or null. */
+  /**
+   * One exchange, in four steps: read what was recorded (prepare), decide the key and what the
+   * target's way asks first (beforeSending), send it (sendWithKey), and compare and file the
+   * answers (compareAndFile). A step that ends the exchange returns `{ finished }`.
+   */
   private async replay(exchange: RecordedExchange): Promise<string | null> {
     const gate = await this.gate(exchange);
     if (gate === null || typeof gate === 'string') return gate;
+    const prepared = this.prepare(exchange, gate);
+    if ('finished' in prepared) return prepared.finished;
+    const before = await this.beforeSending(exchange, gate, prepared);
+    if ('finished' in before) return before.finished;
+    const sent = await this.sendWithKey(exchange, gate, prepared, before.liveKey);
+    if ('finished' in sent) return sent.finished;
+    await this.compareAndFile(exchange, gate, prepared, sent);
+    return null;
+  }
+
+  /** The recorded exchange read: its input and outcome, or the skip that ends it. */
+  private prepare(exchange: RecordedExchange, gate: Gate): Prepared | Finished {
     const { request } = exchange;
     const { routeId, row, dialect, call, service, recordedKey } = gate;
     this.orphansNamed = [];
@@ -368,15 +373,17 @@ export class OperationReplay {
     const orphan = this.orphansNamed[0];
     if (input !== null && orphan !== undefined) {
       const skip = this.orphaned(exchange, { routeId, op: row.op, service }, orphan);
-      if (skip !== undefined) return skip;
+      if (skip !== undefined) return { finished: skip };
     }
     if (input === null)
-      return this.skip(exchange, {
-        id: `replay:skipped:bad-input:${routeId}`,
-        kind: 'rule',
-        title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`,
-        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
-      });
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:bad-input:${routeId}`,
+          kind: 'rule',
+          title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`,
+          evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+        }),
+      };
     const recorded = recordedOutcome(exchange, row, dialect, input);
     this.learnAliases(row.op, recorded);
     const own = accountService(service);
@@ -386,41 +393,74 @@ export class OperationReplay {
       recorded.kind === 'refused' &&
       /insufficient/i.test(`${recorded.refusal.name} ${recorded.refusal.message}`)
     ) {
-      return this.skip(exchange, {
-        id: `replay:skipped:funds:${row.op}`,
-        kind: 'money',
-        title: `${row.op}: the recording refused it for want of the agent's one platform balance; the agent's ${service} account on the target is the replay's own, funded by it, so that refusal cannot be reproduced: not replayed`,
-        evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}`,
-      });
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:funds:${row.op}`,
+          kind: 'money',
+          title: `${row.op}: the recording refused it for want of the agent's one platform balance; the agent's ${service} account on the target is the replay's own, funded by it, so that refusal cannot be reproduced: not replayed`,
+          evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}`,
+        }),
+      };
     }
+    const ownBindings = ownAccounts ? this.serviceAccounts.bindings(own) : null;
+    return { input, recorded, own, ownAccounts, ownBindings };
+  }
+
+  /** The key to send with, once what the target's way asks before sending is done (or the exchange is). */
+  private async beforeSending(
+    exchange: RecordedExchange,
+    gate: Gate,
+    prepared: Prepared,
+  ): Promise<{ readonly liveKey: string | null } | Finished> {
+    const { request } = exchange;
+    const { routeId, row, dialect, call, service, recordedKey } = gate;
+    const { input, recorded, own, ownBindings } = prepared;
     const notOffered = offersOperation(this.options.session, row.op);
     if (notOffered !== null)
-      return this.notOffered(exchange, { routeId, op: row.op, service, input }, recorded, notOffered);
+      return {
+        finished: await this.notOffered(exchange, { routeId, op: row.op, service, input }, recorded, notOffered),
+      };
     const serviceAccount =
       own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
-    let liveKey =
+    const liveKey =
       serviceAccount?.apiKey ??
       this.walletKeyOf(service, call.callerId) ??
       (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
     // A target that closes positions by id (trading.close) keeps them apart, not netted.
     if (row.op === 'trading.order' && this.options.session.offers('trading.close') === null) {
       const compare = {
-        bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings,
+        bindings: ownBindings ?? this.bindings,
         recordingDialect: dialect.name,
         liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name,
       };
       const sent = { routeId, order: input as OperationInput<'trading.order'>, agent: call.callerId, liveKey };
       const apart = await this.apartOrder(exchange, sent, recorded, compare);
-      if (apart !== undefined) return apart;
+      if (apart !== undefined) return { finished: apart };
     }
     const unfunded = await this.wallets.fundsFor(exchange, { op: row.op, input, liveKey }, recorded, this.bindings);
     if (unfunded !== null)
-      return this.skip(exchange, {
-        id: `replay:skipped:unfunded:${row.op}`,
-        kind: 'money',
-        title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`,
-        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
-      });
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:unfunded:${row.op}`,
+          kind: 'money',
+          title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`,
+          evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+        }),
+      };
+    return { liveKey };
+  }
+
+  /** The exchange sent (again with the agent's wallet key where the target refused the platform one), read as an outcome. */
+  private async sendWithKey(
+    exchange: RecordedExchange,
+    gate: Gate,
+    prepared: Prepared,
+    keyFirst: string | null,
+  ): Promise<Sent | Finished> {
+    const { request } = exchange;
+    const { routeId, row, call, service } = gate;
+    const { input, recorded } = prepared;
+    let liveKey = keyFirst;
     let outcome = await this.send(row.op, input, liveKey, exchange);
     const walletKey = await this.walletKeyAfterRefusal(
       exchange,
@@ -436,21 +476,31 @@ export class OperationReplay {
       this.current = { exchange, liveKey };
       outcome = await this.send(row.op, input, liveKey, exchange);
     }
-    if (outcome.kind === 'unreachable') return outcome.message;
-    if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
+    if (outcome.kind === 'unreachable') return { finished: outcome.message };
+    if (outcome.kind === 'deadline') return { finished: `${row.op} was rate limited past the time budget` };
     if (outcome.kind === 'unsupported') {
       this.unsend(row.op);
       this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
-      this.leftBySkip(exchange, routeId, row.op, input, outcome.reason);
-      return this.skip(exchange, {
-        id: `replay:skipped:unsupported:${row.op}`,
-        kind: 'shape',
-        title: `${row.op}: ${outcome.reason}; such recorded ${routeId} exchanges are not replayed`,
-        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
-      });
+      this.leftovers.bySkip(exchange, routeId, row.op, input, outcome.reason);
+      return {
+        finished: this.skip(exchange, {
+          id: `replay:skipped:unsupported:${row.op}`,
+          kind: 'shape',
+          title: `${row.op}: ${outcome.reason}; such recorded ${routeId} exchanges are not replayed`,
+          evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+        }),
+      };
     }
     const live = liveOutcomeOf(outcome);
-    if (live === null) return null;
+    if (live === null) return { finished: null };
+    return { liveKey, live, request: 'request' in outcome ? outcome.request : null };
+  }
+
+  /** The recorded and live answers compared, the differences filed, and what they leave followed. */
+  private async compareAndFile(exchange: RecordedExchange, gate: Gate, prepared: Prepared, sent: Sent): Promise<void> {
+    const { routeId, row, dialect, call, service } = gate;
+    const { input, recorded, ownAccounts, ownBindings } = prepared;
+    const { liveKey, live } = sent;
     this.learnLive(row.op, input, live);
     if (row.op === 'trading.order')
       this.positions.ordered(
@@ -461,7 +511,7 @@ export class OperationReplay {
       );
     const liveDialect = this.options.session.target.services[service]?.dialect ?? dialect.name;
     const sameDialect = dialect.name === liveDialect;
-    const bindings = (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings;
+    const bindings = ownBindings ?? this.bindings;
     const [recordedCompared, liveCompared] =
       row.op === 'wallet.create'
         ? this.wallets.created(
@@ -481,34 +531,39 @@ export class OperationReplay {
             liveDialect,
             input,
           });
-    if (drawn) this.drawnBy(exchange, routeId, liveKey);
-    this.file(
-      exchange,
-      routeId,
-      row.op,
-      this.explained.explain(exchange, differences, {
-        op: row.op,
-        input,
-        liveKey,
-        ownAccount: ownAccounts,
-        orphanCause: this.orphanCause,
-      }),
-      'request' in outcome ? outcome.request : null,
-    );
-    this.leftByAnswer(exchange, routeId, { op: row.op, input, recorded, live }, differences);
-    if (!sameDialect) this.settlements.settledByRule(exchange, { op: row.op, input, recorded, live }, liveKey);
+    if (drawn) this.leftovers.drawnBy(exchange, routeId, liveKey);
+    const explained = this.explained.explain(exchange, differences, {
+      op: row.op,
+      input,
+      liveKey,
+      ownAccount: ownAccounts,
+      orphanCause: this.orphanCause,
+    });
+    this.file(exchange, routeId, row.op, explained, sent.request);
+    await this.followAnswer(exchange, gate, { op: row.op, input, recorded, live, liveKey, sameDialect }, differences);
+  }
+
+  /** What an answer leaves behind: names left, settlements, divergences, bindings, credits and deposits. */
+  private async followAnswer(
+    exchange: RecordedExchange,
+    gate: Gate,
+    answer: Answered,
+    differences: readonly ResultDifference[],
+  ): Promise<void> {
+    const { routeId } = gate;
+    const { op, input, recorded, live, liveKey, sameDialect } = answer;
+    this.leftovers.byAnswer(exchange, routeId, { op, input, recorded, live }, differences);
+    if (!sameDialect) this.settlements.settledByRule(exchange, { op, input, recorded, live }, liveKey);
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
-    if (moved !== undefined)
-      this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
+    if (moved !== undefined) this.explained.nameDiverges(op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
-    if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined)
-      await this.funding.creditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
-    if (isRegistration(row.op) && recorded.kind === 'ok' && live.kind === 'ok') {
+    if (!sameDialect && DIALECT_CREDITS[op] !== undefined)
+      await this.funding.creditDifference(exchange, routeId, { op, input, liveKey }, recorded, live);
+    if (isRegistration(op) && recorded.kind === 'ok' && live.kind === 'ok') {
       const registered = live.value as OperationResult<'casino.register'>;
       const recordedId = (recorded.value as Partial<OperationResult<'casino.register'>>).agentId;
       if (typeof recordedId === 'string') await this.funding.startingDeposit(exchange, routeId, recordedId, registered);
     }
-    return null;
   }
 
   /**
@@ -649,7 +704,7 @@ export class OperationReplay {
     if (isRegistration(op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
     const substitute = this.options.session.offers('escrow.get') === null ? substituteReads(op, input, recorded) : null;
     if (substitute !== null) return this.replayByReads(exchange, sent, substitute);
-    this.leftBySkip(exchange, routeId, op, input, notOffered);
+    this.leftovers.bySkip(exchange, routeId, op, input, notOffered);
     return this.skip(exchange, {
       id: `replay:skipped:not-offered:${op}`,
       kind: 'shape',
@@ -704,16 +759,8 @@ export class OperationReplay {
       this.file(exchange, routeId, 'escrow.get', explained, 'request' in outcome ? outcome.request : null);
     }
     // What the target could not do (a refund) leaves the escrow and its sender's balance, as a skip would.
-    if (substitute.explains !== null) this.leftBySkip(exchange, routeId, op, sent.input, substitute.explains);
+    if (substitute.explains !== null) this.leftovers.bySkip(exchange, routeId, op, sent.input, substitute.explains);
     return null;
-  }
-
-  /**
-   * A drawn outcome (a bet, a batch) sent across dialects: from it on the agent's balance is the
-   * target's own draws', not the recording's (drawn-outcomes.ts).
-   */
-  private drawnBy(exchange: RecordedExchange, routeId: string, liveKey: string | null): void {
-    this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId}: the target draws its own outcomes)`);
   }
 
   /** What later exchanges must know: escrows the target did not create, agents whose money diverged. */
@@ -737,66 +784,6 @@ export class OperationReplay {
       (difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'),
     );
     if (accepted !== undefined) this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${accepted.note})`);
-  }
-
-  /**
-   * A recorded exchange the recording accepted and the replay did not send: the escrow it settled,
-   * the addresses its send moved, and its caller's balance leave the recording's (replay-divergence.ts).
-   */
-  private leftBySkip(
-    exchange: RecordedExchange,
-    routeId: string,
-    op: OperationName,
-    input: OperationInput<OperationName> | null,
-    why: string,
-  ): void {
-    if (exchange.response.status >= 300) return;
-    const cause = `seq ${exchange.seq} (${routeId} not replayed: ${why})`;
-    const recordedKey = bearerOf(exchange);
-    const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
-    this.divergence.leaveBalance(liveKey, cause);
-    this.leave(exchange, op, input, cause);
-  }
-
-  /** A replayed exchange answered otherwise than recorded: what it settled or moved leaves the recording's. */
-  private leftByAnswer(
-    exchange: RecordedExchange,
-    routeId: string,
-    sent: {
-      op: OperationName;
-      input: OperationInput<OperationName>;
-      recorded: ReadOutcome<unknown>;
-      live: ReadOutcome<unknown>;
-    },
-    differences: readonly ResultDifference[],
-  ): void {
-    if (sent.op === 'wallet.swap' && sent.recorded.kind === 'ok') {
-      const swap = sent.input as OperationInput<'wallet.swap'>;
-      this.divergence.leaveAddress(
-        swap.toChain,
-        swap.toAddress,
-        `seq ${exchange.seq} (${routeId}: a swap pays out at the market rate of its instant, which a replay does not reproduce)`,
-      );
-    }
-    const accepted = differences.find((difference) => difference.field === 'accepted');
-    if (accepted === undefined || sent.recorded.kind !== 'ok') return;
-    this.leave(exchange, sent.op, sent.input, `seq ${exchange.seq} (${routeId}: ${accepted.note})`);
-  }
-
-  private leave(
-    exchange: RecordedExchange,
-    op: OperationName,
-    input: OperationInput<OperationName> | null,
-    cause: string,
-  ): void {
-    const escrowId = (input as { escrowId?: unknown } | null)?.escrowId;
-    if (op.startsWith('escrow.') && typeof escrowId === 'string') this.divergence.leaveEscrow(escrowId, cause);
-    if (op !== 'wallet.send') return;
-    const body = exchange.response.body as { chain?: unknown; from?: unknown; to?: unknown } | null;
-    if (body === null || typeof body !== 'object' || typeof body.chain !== 'string') return;
-    for (const address of [body.from, body.to])
-      if (typeof address === 'string')
-        this.divergence.leaveAddress(body.chain, this.bindings.live(address) ?? address, cause);
   }
 
   /** The recorded agent's key on a wallet that refused its platform key (walletKeyAfterRefusal), or null. */
@@ -980,15 +967,7 @@ export class OperationReplay {
   }
 
   private info(exchange: RecordedExchange, note: Skip): void {
-    this.options.findings.add({
-      id: note.id,
-      severity: 'info',
-      kind: note.kind,
-      title: note.title,
-      expected: null,
-      seen: null,
-      evidence: `seq ${exchange.seq}: ${note.evidence}`,
-    });
+    fileNote(this.options.findings, exchange, note);
   }
 
   private file(
@@ -998,26 +977,7 @@ export class OperationReplay {
     differences: readonly ResultDifference[],
     request: SentRequest | null,
   ): void {
-    for (const difference of differences) {
-      const field = difference.field.replace(/\[\d+\]/g, '[]');
-      const refused =
-        difference.field === 'accepted' && typeof difference.seen === 'string' && difference.seen !== 'accepted'
-          ? `:${difference.seen.split(/[ :]/)[1] ?? ''}`
-          : '';
-      const finding: FindingInput = {
-        id: `replay:${op}:${field}${refused}${findingSuffix(difference)}`,
-        severity: difference.documented === undefined ? 'major' : 'info',
-        kind: difference.kind,
-        title: `${op}: ${difference.note} (${field})${explanation(difference)}`,
-        endpoint: `${op} (recorded as ${routeId})`,
-        field,
-        expected: difference.expected,
-        seen: difference.seen,
-        evidence: `seq ${exchange.seq} ${routeId}: recorded ${exchange.response.status} ${clip(exchange.response.body)}`,
-        ...(request === null ? {} : { reproduce: this.options.curlOf(request) }),
-      };
-      this.options.findings.add(finding);
-    }
+    fileDifferences(this.options, exchange, { routeId, op, request }, differences);
   }
 }
 

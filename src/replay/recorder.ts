@@ -115,118 +115,146 @@ export interface Recorder {
   header(): RecordHeader;
 }
 
+/** What a recording holds while it runs. */
+interface Recording {
+  readonly input: RecorderHeaderInput;
+  readonly lineBytesMax: number;
+  readonly recordBytesMax: number;
+  readonly index: ProvenanceIndex;
+  readonly platform: ReturnType<typeof recordedPlatform>;
+  readonly tiers: Map<string, RecordedTier>;
+  readonly deposits: Map<string, RecordedDeposit>;
+  readonly mints: RecordedMint[];
+  readonly lines: string[];
+  readonly dropped: DroppedCounts;
+  recordBytes: number;
+  lastAtMs: number;
+  stopped: boolean;
+  finished: boolean;
+}
+
 export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimits = {}): Recorder {
   assert(Number.isSafeInteger(input.startMs) && input.startMs >= 0, 'record start is a non-negative integer');
-  const lineBytesMax = limits.lineBytesMax ?? LINE_BYTES_MAX;
-  const recordBytesMax = limits.recordBytesMax ?? RECORD_BYTES_MAX;
-  const index = new ProvenanceIndex(
-    limits.indexValuesMax === undefined ? {} : { indexValuesMax: limits.indexValuesMax },
-  );
-  const platform = recordedPlatform(input);
-  const tiers = new Map<string, RecordedTier>();
-  const deposits = new Map<string, RecordedDeposit>();
-  const mints: RecordedMint[] = [];
-  const lines: string[] = [];
-  const dropped: DroppedCounts = { exchanges: 0, index_values: 0, bodies: 0, sites: 0 };
-  let recordBytes = 0;
-  let lastAtMs = input.startMs;
-  let stopped = false;
-  let finished = false;
+  const state: Recording = {
+    input,
+    lineBytesMax: limits.lineBytesMax ?? LINE_BYTES_MAX,
+    recordBytesMax: limits.recordBytesMax ?? RECORD_BYTES_MAX,
+    index: new ProvenanceIndex(limits.indexValuesMax === undefined ? {} : { indexValuesMax: limits.indexValuesMax }),
+    platform: recordedPlatform(input),
+    tiers: new Map(),
+    deposits: new Map(),
+    mints: [],
+    lines: [],
+    dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 },
+    recordBytes: 0,
+    lastAtMs: input.startMs,
+    stopped: false,
+    finished: false,
+  };
+  const header = (): RecordHeader => headerOf(state);
+  const finish = async (filePath: string, options: { readonly interrupted?: boolean } = {}): Promise<void> => {
+    assert(!state.finished, 'a recorder finishes once');
+    state.finished = true;
+    await writeLines(filePath, header(), state.lines, options.interrupted === true);
+  };
+  return {
+    onExchange: (observation) => recordExchange(state, observation),
+    onTier: (agentId, tier) => recordTier(state, agentId, tier),
+    onDeposit: (agentId, deposit) => recordDeposit(state, agentId, deposit),
+    onMint: (mint) => recordMint(state, mint),
+    finish,
+    header,
+  };
+}
 
-  const header = (): RecordHeader => ({
+function headerOf(state: Recording): RecordHeader {
+  const { input, index, dropped, tiers, deposits } = state;
+  return {
     format: RECORD_FORMAT,
     scenario: input.scenario,
     seed: String(input.seed),
     start_ms: input.startMs,
-    end_ms: lastAtMs,
-    exchanges: lines.length,
-    complete: !stopped,
+    end_ms: state.lastAtMs,
+    exchanges: state.lines.length,
+    complete: !state.stopped,
     identifier_rule: IDENTIFIER_RULE,
-    platform,
+    platform: state.platform,
     dropped: { ...dropped, index_values: index.droppedIndexValues, sites: index.droppedSites },
     tiers: Object.fromEntries([...tiers.entries()].sort(byAgentId)),
     deposits: Object.fromEntries([...deposits.entries()].sort(byAgentId)),
-    mints: [...mints],
+    mints: [...state.mints],
+  };
+}
+
+function recordMint(state: Recording, mint: MintObservation): void {
+  assert(!state.finished, 'no mint is recorded after finish');
+  assert(state.lines.length > 0 || state.stopped, 'a mint follows the exchange that created its wallet');
+  // A mint after the recording stopped belongs to an exchange the record left out.
+  if (state.stopped) return;
+  if (state.mints.length >= RECORD_MINTS_MAX) {
+    state.stopped = true;
+    return;
+  }
+  state.mints.push({
+    after_seq: state.lines.length,
+    chain: mint.chain,
+    address: mint.address,
+    amount: mint.amount,
+    token: mint.token,
   });
+}
 
-  const onMint = (mint: MintObservation): void => {
-    assert(!finished, 'no mint is recorded after finish');
-    assert(lines.length > 0 || stopped, 'a mint follows the exchange that created its wallet');
-    // A mint after the recording stopped belongs to an exchange the record left out.
-    if (stopped) return;
-    if (mints.length >= RECORD_MINTS_MAX) {
-      stopped = true;
-      return;
-    }
-    mints.push({
-      after_seq: lines.length,
-      chain: mint.chain,
-      address: mint.address,
-      amount: mint.amount,
-      token: mint.token,
-    });
+function recordDeposit(state: Recording, agentId: string, deposit: RecordedDeposit): void {
+  const { deposits } = state;
+  assert(!state.finished, 'no deposit is recorded after finish');
+  assert(agentId !== '' && !deposits.has(agentId), `an agent's starting deposit is recorded once (${agentId})`);
+  assert(
+    deposits.size < RECORD_DEPOSITS_MAX,
+    `a record lists at most ${RECORD_DEPOSITS_MAX} deposits (the scenario agent limit)`,
+  );
+  deposits.set(agentId, { chain: deposit.chain, amount: deposit.amount });
+}
+
+function recordTier(state: Recording, agentId: string, tier: RecordedTier): void {
+  const { tiers } = state;
+  assert(!state.finished, 'no tier is recorded after finish');
+  assert(agentId !== '' && !tiers.has(agentId), `an agent's tier is recorded once (${agentId})`);
+  assert(tiers.size < RECORD_TIERS_MAX, `a record lists at most ${RECORD_TIERS_MAX} tiers (the scenario agent limit)`);
+  tiers.set(agentId, tier);
+}
+
+function recordExchange(state: Recording, observation: ExchangeObservation): void {
+  const { index, lines, dropped } = state;
+  assert(!state.finished, 'no exchange is recorded after finish');
+  assert(
+    Number.isSafeInteger(observation.atMs) && observation.atMs >= state.lastAtMs,
+    `exchange times never decrease (${observation.atMs} < ${state.lastAtMs})`,
+  );
+  if (state.stopped) {
+    dropped.exchanges++;
+    return;
+  }
+  const request = recordRequest(observation.request);
+  const { provenance, introduced } = index.observeRequest(request);
+  index.observeResponse(lines.length + 1, observation.response.body);
+  const exchange: RecordedExchange = {
+    seq: lines.length + 1,
+    at_ms: observation.atMs,
+    agent: observation.agentId ?? null,
+    request,
+    response: recordResponse(observation.response),
+    provenance,
+    introduced,
   };
-
-  const onDeposit = (agentId: string, deposit: RecordedDeposit): void => {
-    assert(!finished, 'no deposit is recorded after finish');
-    assert(agentId !== '' && !deposits.has(agentId), `an agent's starting deposit is recorded once (${agentId})`);
-    assert(
-      deposits.size < RECORD_DEPOSITS_MAX,
-      `a record lists at most ${RECORD_DEPOSITS_MAX} deposits (the scenario agent limit)`,
-    );
-    deposits.set(agentId, { chain: deposit.chain, amount: deposit.amount });
-  };
-
-  const onTier = (agentId: string, tier: RecordedTier): void => {
-    assert(!finished, 'no tier is recorded after finish');
-    assert(agentId !== '' && !tiers.has(agentId), `an agent's tier is recorded once (${agentId})`);
-    assert(
-      tiers.size < RECORD_TIERS_MAX,
-      `a record lists at most ${RECORD_TIERS_MAX} tiers (the scenario agent limit)`,
-    );
-    tiers.set(agentId, tier);
-  };
-
-  const onExchange = (observation: ExchangeObservation): void => {
-    assert(!finished, 'no exchange is recorded after finish');
-    assert(
-      Number.isSafeInteger(observation.atMs) && observation.atMs >= lastAtMs,
-      `exchange times never decrease (${observation.atMs} < ${lastAtMs})`,
-    );
-    if (stopped) {
-      dropped.exchanges++;
-      return;
-    }
-    const request = recordRequest(observation.request);
-    const { provenance, introduced } = index.observeRequest(request);
-    index.observeResponse(lines.length + 1, observation.response.body);
-    const exchange: RecordedExchange = {
-      seq: lines.length + 1,
-      at_ms: observation.atMs,
-      agent: observation.agentId ?? null,
-      request,
-      response: recordResponse(observation.response),
-      provenance,
-      introduced,
-    };
-    const line = fitLine(exchange, lineBytesMax, dropped);
-    if (line === null || recordBytes + line.bytes > recordBytesMax) {
-      stopped = true;
-      dropped.exchanges++;
-      return;
-    }
-    lines.push(line.text);
-    recordBytes += line.bytes;
-    lastAtMs = observation.atMs;
-  };
-
-  const finish = async (filePath: string, options: { readonly interrupted?: boolean } = {}): Promise<void> => {
-    assert(!finished, 'a recorder finishes once');
-    finished = true;
-    await writeLines(filePath, header(), lines, options.interrupted === true);
-  };
-
-  return { onExchange, onTier, onDeposit, onMint, finish, header };
+  const line = fitLine(exchange, state.lineBytesMax, dropped);
+  if (line === null || state.recordBytes + line.bytes > state.recordBytesMax) {
+    state.stopped = true;
+    dropped.exchanges++;
+    return;
+  }
+  lines.push(line.text);
+  state.recordBytes += line.bytes;
+  state.lastAtMs = observation.atMs;
 }
 
 function byAgentId([a]: [string, unknown], [b]: [string, unknown]): number {

@@ -113,18 +113,30 @@ export function hasTimeline(record: RunRecord): boolean {
   return record.trace !== undefined;
 }
 
-export function renderTimelineHtml(record: RunRecord): string {
+/** What the page draws, decided once: the window, its scale, the failed invariant and the lanes. */
+interface TimelineView {
+  readonly record: RunRecord;
+  readonly dropped: number;
+  readonly requests: readonly TracedRequest[];
+  readonly fromMs: number;
+  readonly untilMs: number;
+  readonly spanMs: number;
+  readonly escrowSenders: ReadonlyMap<string, string>;
+  readonly failed: RunRecord['invariants'][number] | null;
+  readonly violation: NonNullable<RunRecord['invariants'][number]['first']> | null;
+  readonly culprit: string | null;
+  readonly lanes: Lanes;
+  readonly drawnEvents: readonly DomainEvent[];
+  readonly windowEventCount: number;
+  readonly height: number;
+  readonly width: number;
+}
+
+function timelineView(record: RunRecord): TimelineView {
   const trace = record.trace ?? { requests: [], dropped: 0 };
   const requests: readonly TracedRequest[] = trace.requests;
   const fromMs = trace.dropped > 0 && requests.length > 0 ? (requests[0] as TracedRequest).atMs : record.startMs;
   const untilMs = Math.max(record.endMs, fromMs + 1_000);
-  const spanMs = untilMs - fromMs;
-  // Within a day the time of day says it all; over longer windows the date goes with it.
-  const tickText = (atMs: number): string =>
-    spanMs >= 86_400_000 ? isoTime(atMs).slice(5, 19).replace('T', ' ') : isoTime(atMs).slice(11, 23);
-  const x = (atMs: number): number =>
-    LABEL_WIDTH + ((Math.min(Math.max(atMs, fromMs), untilMs) - fromMs) / spanMs) * PLOT_WIDTH;
-
   const escrowSenders = new Map<string, string>();
   for (const escrow of record.escrows) escrowSenders.set(escrow.escrowId, escrow.senderId);
   const failed =
@@ -148,16 +160,39 @@ export function renderTimelineHtml(record: RunRecord): string {
   }
   appearances.sort((a, b) => a.atMs - b.atMs);
   for (const { agentId } of appearances) addLane(lanes, agentId);
-
-  const laneY = (lane: number): number => AXIS_HEIGHT + lane * LANE_HEIGHT;
   const height = AXIS_HEIGHT + Math.max(1, lanes.ids.length) * LANE_HEIGHT + 8;
   const width = LABEL_WIDTH + PLOT_WIDTH + RIGHT_PAD;
-  const svg: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Time-line of the run's last requests and events, one lane per agent">`,
-  ];
+  return {
+    record,
+    dropped: trace.dropped,
+    requests,
+    fromMs,
+    untilMs,
+    spanMs: untilMs - fromMs,
+    escrowSenders,
+    failed,
+    violation,
+    culprit,
+    lanes,
+    drawnEvents,
+    windowEventCount,
+    height,
+    width,
+  };
+}
 
-  lanes.ids.forEach((agentId, lane) => {
-    const fill = agentId === culprit ? COLORS.violationLane : lane % 2 === 0 ? COLORS.lane : '#ffffff';
+/** The x of an instant, clamped to the window. */
+function xOf(view: TimelineView, atMs: number): number {
+  return LABEL_WIDTH + ((Math.min(Math.max(atMs, view.fromMs), view.untilMs) - view.fromMs) / view.spanMs) * PLOT_WIDTH;
+}
+
+const laneY = (lane: number): number => AXIS_HEIGHT + lane * LANE_HEIGHT;
+
+/** The lanes' backgrounds and labels, then the fault and closure bands over them, then the time axis. */
+function drawFrame(view: TimelineView, svg: string[]): void {
+  const { record, fromMs, untilMs, spanMs, height, width } = view;
+  view.lanes.ids.forEach((agentId, lane) => {
+    const fill = agentId === view.culprit ? COLORS.violationLane : lane % 2 === 0 ? COLORS.lane : '#ffffff';
     svg.push(`<rect x="0" y="${laneY(lane)}" width="${width}" height="${LANE_HEIGHT}" fill="${fill}"/>`);
     svg.push(`<text x="4" y="${laneY(lane) + 12}">${escapeHtml(boundedText(agentId, 32))}</text>`);
   });
@@ -176,53 +211,75 @@ export function renderTimelineHtml(record: RunRecord): string {
     })),
   ].filter((band) => band.untilMs > fromMs && band.fromMs < untilMs);
   for (const band of bands) {
-    const left = x(band.fromMs);
+    const left = xOf(view, band.fromMs);
     svg.push(
-      `<rect x="${fixed(left)}" y="${AXIS_HEIGHT}" width="${fixed(Math.max(1, x(band.untilMs) - left))}" height="${height - AXIS_HEIGHT}" fill="${band.fill}"><title>${escapeHtml(`${band.label}: ${isoTime(band.fromMs)} to ${isoTime(band.untilMs)}`)}</title></rect>`,
+      `<rect x="${fixed(left)}" y="${AXIS_HEIGHT}" width="${fixed(Math.max(1, xOf(view, band.untilMs) - left))}" height="${height - AXIS_HEIGHT}" fill="${band.fill}"><title>${escapeHtml(`${band.label}: ${isoTime(band.fromMs)} to ${isoTime(band.untilMs)}`)}</title></rect>`,
     );
     // Near the right edge the label ends at the band's end instead of running off the picture.
     const label =
       left > LABEL_WIDTH + PLOT_WIDTH - 140
-        ? `x="${fixed(Math.min(x(band.untilMs), LABEL_WIDTH + PLOT_WIDTH) - 2)}" text-anchor="end"`
+        ? `x="${fixed(Math.min(xOf(view, band.untilMs), LABEL_WIDTH + PLOT_WIDTH) - 2)}" text-anchor="end"`
         : `x="${fixed(left + 2)}"`;
     svg.push(`<text ${label} y="${AXIS_HEIGHT - 4}" fill="#8a1c1c">${escapeHtml(band.label)}</text>`);
   }
+  // Within a day the time of day says it all; over longer windows the date goes with it.
+  const tickText = (atMs: number): string =>
+    spanMs >= 86_400_000 ? isoTime(atMs).slice(5, 19).replace('T', ' ') : isoTime(atMs).slice(11, 23);
   for (let tick = 0; tick <= TICKS; tick++) {
     const atMs = fromMs + Math.round((spanMs * tick) / TICKS);
-    const left = x(atMs);
+    const left = xOf(view, atMs);
     const anchor = tick === 0 ? 'start' : tick === TICKS ? 'end' : 'middle';
     svg.push(`<line x1="${fixed(left)}" y1="14" x2="${fixed(left)}" y2="${height}" stroke="#ddd"/>`);
     svg.push(`<text x="${fixed(left)}" y="11" text-anchor="${anchor}">${tickText(atMs)}</text>`);
   }
-  for (const event of drawnEvents) {
-    const agentId = eventAgent(event, escrowSenders);
+}
+
+/** The events, requests and violation marked on their lanes. */
+function drawMarks(view: TimelineView, svg: string[]): void {
+  const { lanes, violation, height } = view;
+  for (const event of view.drawnEvents) {
+    const agentId = eventAgent(event, view.escrowSenders);
     const lane = agentId === null ? -1 : (lanes.index.get(agentId) ?? -1);
     if (lane < 0) continue;
-    const left = x(event.atMs);
+    const left = xOf(view, event.atMs);
     svg.push(
       `<line x1="${fixed(left)}" y1="${laneY(lane) + 1}" x2="${fixed(left)}" y2="${laneY(lane) + LANE_HEIGHT - 1}" stroke="${COLORS.event}" stroke-width="1"><title>${escapeHtml(`${isoTime(event.atMs)} ${event.type}`)}</title></line>`,
     );
   }
-  for (const request of requests) {
+  for (const request of view.requests) {
     const lane = lanes.index.get(request.agentId) ?? -1;
     if (lane < 0) continue;
-    const left = x(request.atMs);
+    const left = xOf(view, request.atMs);
     svg.push(
       `<rect x="${fixed(left - 1.5)}" y="${laneY(lane) + 4}" width="3" height="8" fill="${statusColor(request.status)}"><title>${escapeHtml(`${isoTime(request.atMs)} ${request.endpoint} → ${request.status}`)}</title></rect>`,
     );
   }
   if (violation !== null) {
-    const left = x(violation.atMs);
+    const left = xOf(view, violation.atMs);
     svg.push(
-      `<line x1="${fixed(left)}" y1="14" x2="${fixed(left)}" y2="${height}" stroke="${COLORS.violation}" stroke-width="2" id="violation"><title>${escapeHtml(`${isoTime(violation.atMs)} ${failed?.name ?? ''}: ${boundedText(violation.message, 300)}`)}</title></line>`,
+      `<line x1="${fixed(left)}" y1="14" x2="${fixed(left)}" y2="${height}" stroke="${COLORS.violation}" stroke-width="2" id="violation"><title>${escapeHtml(`${isoTime(violation.atMs)} ${view.failed?.name ?? ''}: ${boundedText(violation.message, 300)}`)}</title></line>`,
     );
   }
-  svg.push('</svg>');
+}
 
+function timelineSvg(view: TimelineView): string {
+  const { width, height } = view;
+  const svg: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Time-line of the run's last requests and events, one lane per agent">`,
+  ];
+  drawFrame(view, svg);
+  drawMarks(view, svg);
+  svg.push('</svg>');
+  return svg.join('\n');
+}
+
+/** What the picture leaves out, said under it. */
+function timelineNotes(view: TimelineView): string[] {
+  const { requests, lanes, drawnEvents, windowEventCount } = view;
   const notes: string[] = [];
-  if (trace.dropped > 0)
+  if (view.dropped > 0)
     notes.push(
-      `The time-line starts at the first of the run's last ${requests.length.toLocaleString('en-US')} requests; ${trace.dropped.toLocaleString('en-US')} earlier requests are not drawn.`,
+      `The time-line starts at the first of the run's last ${requests.length.toLocaleString('en-US')} requests; ${view.dropped.toLocaleString('en-US')} earlier requests are not drawn.`,
     );
   if (lanes.omitted > 0)
     notes.push(
@@ -232,7 +289,32 @@ export function renderTimelineHtml(record: RunRecord): string {
     notes.push(
       `${(windowEventCount - drawnEvents.length).toLocaleString('en-US')} earlier events of the window are not drawn (at most ${TIMELINE_EVENTS_MAX.toLocaleString('en-US')}).`,
     );
+  return notes;
+}
 
+function verdictHtml(view: TimelineView): string {
+  const { violation, culprit, record } = view;
+  return violation === null
+    ? `<p>Outcome: ${escapeHtml(record.outcome)}.</p>`
+    : `<div class="violation"><p><strong>invariant failed: ${escapeHtml(view.failed?.name ?? '')}</strong> at ${isoTime(violation.atMs)}${culprit === null ? '' : `, agent ${escapeHtml(culprit)} (highlighted lane)`}</p><p>${escapeHtml(boundedText(violation.message, 2_000))}</p><pre>${escapeHtml(boundedText(violation.event, 4_000))}</pre></div>`;
+}
+
+const LEGEND = [
+  ['2xx', COLORS.ok],
+  ['4xx', COLORS.client],
+  ['429', COLORS.limited],
+  ['5xx', COLORS.server],
+  ['domain event', COLORS.event],
+  ['fault window', COLORS.fault],
+  ['game closed', COLORS.closure],
+  ['violation', COLORS.violation],
+]
+  .map(([label, color]) => `<span><span class="swatch" style="background:${color}"></span>${label}</span>`)
+  .join('');
+
+export function renderTimelineHtml(record: RunRecord): string {
+  const view = timelineView(record);
+  const { requests, fromMs, untilMs, drawnEvents, lanes } = view;
   const last = requests.slice(-LAST_REQUESTS_ROWS);
   const rows = last
     .map(
@@ -240,22 +322,6 @@ export function renderTimelineHtml(record: RunRecord): string {
         `<tr><td>${isoTime(request.atMs)}</td><td>${escapeHtml(request.agentId)}</td><td>${escapeHtml(request.endpoint)}</td><td>${request.status}</td></tr>`,
     )
     .join('\n');
-  const verdict =
-    violation === null
-      ? `<p>Outcome: ${escapeHtml(record.outcome)}.</p>`
-      : `<div class="violation"><p><strong>invariant failed: ${escapeHtml(failed?.name ?? '')}</strong> at ${isoTime(violation.atMs)}${culprit === null ? '' : `, agent ${escapeHtml(culprit)} (highlighted lane)`}</p><p>${escapeHtml(boundedText(violation.message, 2_000))}</p><pre>${escapeHtml(boundedText(violation.event, 4_000))}</pre></div>`;
-  const legend = [
-    ['2xx', COLORS.ok],
-    ['4xx', COLORS.client],
-    ['429', COLORS.limited],
-    ['5xx', COLORS.server],
-    ['domain event', COLORS.event],
-    ['fault window', COLORS.fault],
-    ['game closed', COLORS.closure],
-    ['violation', COLORS.violation],
-  ]
-    .map(([label, color]) => `<span><span class="swatch" style="background:${color}"></span>${label}</span>`)
-    .join('');
   return renderPage({
     policy: STATIC_PAGE_POLICY,
     generator: 'afp',
@@ -264,12 +330,14 @@ export function renderTimelineHtml(record: RunRecord): string {
     parts: [
       `<h1>${escapeHtml(record.scenario)} — time-line</h1>`,
       `<p class="subtitle">seed ${escapeHtml(record.seed)} · ${isoTime(fromMs)} to ${isoTime(untilMs)} · ${requests.length.toLocaleString('en-US')} requests and ${drawnEvents.length.toLocaleString('en-US')} events drawn on ${lanes.ids.length} lanes</p>`,
-      verdict,
+      verdictHtml(view),
       `<p>Reproduce: <code>${escapeHtml(record.reproduce)}</code></p>`,
       '<h2>Agents as lanes</h2>',
-      `<p class="legend">${legend}</p>`,
-      svg.join('\n'),
-      notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n'),
+      `<p class="legend">${LEGEND}</p>`,
+      timelineSvg(view),
+      timelineNotes(view)
+        .map((note) => `<p class="note">${escapeHtml(note)}</p>`)
+        .join('\n'),
       '<h2>The last requests</h2>',
       '<table>',
       `<caption>The last ${last.length} requests before the end of the run</caption>`,

@@ -22,7 +22,7 @@
  * dropped when met: their checkpoints are of another codec and would be skipped anyway.
  * Seals tie each checkpoint and image to its place (null in rows written before them: not loaded):
  * a checkpoint's is the SHA-256 of the log's meta hash, its seq, its instant, the chain value of
- * entry seq (command-log.ts rowChain: the whole history up to it), its codec, its travel record and
+ * entry seq (log-entries.ts rowChain: the whole history up to it), its codec, its travel record and
  * its state's own SHA-256; an image's of the meta hash, its snapshot id, its instant and its bytes'
  * SHA-256. So a checkpoint or image copied from another file or another row, or a seq edited,
  * does not check (checkpoints.ts checkpointDamage), though its own bytes do. Sealing reads no

@@ -11,7 +11,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ALL_ROUTES } from '../http/routes/index.ts';
-import { decodeCommandRow, type CommandRow, type LoggedCommand } from './command-log.ts';
+import { decodeCommandRow, type StoredRow, type LoggedCommand } from './command-log.ts';
 import {
   checkpointOf,
   transferable,
@@ -19,13 +19,13 @@ import {
   type CheckpointMessage,
   type CheckpointReply,
   type CheckpointWorkerData,
-} from './checkpoints.ts';
+} from './checkpoint-job.ts';
 import type { CheckpointSource } from './checkpoint-store.ts';
 import { startBlock } from './loop-block.ts';
 import { recoverPlatform, replayCommands, type ReplayPosition, type ReplaySource } from './recovery.ts';
 
 /** The worker's start: the base checkpoint as a checkpoint store, and the first job's rows as the log. */
-function sourceOf(data: CheckpointWorkerData, rows: readonly CommandRow[]): ReplaySource {
+function sourceOf(data: CheckpointWorkerData, rows: readonly StoredRow[]): ReplaySource {
   const base = data.base;
   const checkpoints: CheckpointSource = {
     newestFirst: () =>
@@ -50,7 +50,7 @@ function sourceOf(data: CheckpointWorkerData, rows: readonly CommandRow[]): Repl
   };
 }
 
-function decoded(rows: readonly CommandRow[]): Generator<LoggedCommand> {
+function decoded(rows: readonly StoredRow[]): Generator<LoggedCommand> {
   return (function* () {
     for (const row of rows) yield decodeCommandRow(row as unknown as Record<string, unknown>);
   })();
@@ -105,7 +105,7 @@ function start(data: CheckpointWorkerData): void {
   const port = parentPort;
   if (port === null) return;
   let replica: ReplayPosition | null = null;
-  let rows: CommandRow[] = [];
+  let rows: StoredRow[] = [];
   port.on('message', (message: CheckpointMessage) => {
     if (message.kind === 'rows') {
       rows.push(...message.rows);

@@ -13,6 +13,8 @@
  * not tie it to this log at its entry (checkpoint-store.ts; past the log's end, copied from another
  * file or row, an image of another snapshot), is skipped for the one before it; one that cannot be read means the whole log is replayed: checkpoints only ever
  * make recovery faster, never different.
+ * This file writes them (`Checkpointer`); the protocol with the worker is checkpoint-job.ts and
+ * loading one at a restart checkpoint-load.ts.
  * Off the event loop: the checkpoint worker (checkpoint-worker.ts) keeps a replica, fed the
  * committed rows since its last checkpoint, replays them with recovery's own code and encodes the
  * state after exactly the last of them; the loop only reads those rows and writes the bytes it
@@ -31,30 +33,23 @@
  */
 import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../core/module-url.ts';
-import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
-import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
+import { stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin-command.ts';
 import { startBlock, threadCpuMs, type BlockTime } from './loop-block.ts';
+import { checkpointCodec } from './checkpoint-codec.ts';
+import { CheckpointStore, type TravelRecord } from './checkpoint-store.ts';
+import type { CommandLog, LogSettings } from './command-log.ts';
 import {
-  checkpointCodec,
-  decodeCheckpoint,
-  encodeCheckpoint,
-  stateChecksum,
-  verifyCheckpoint,
-} from './checkpoint-codec.ts';
-import {
-  CheckpointStore,
-  checkpointSeal,
-  imageSeal,
-  type CheckpointHeader,
-  type LogBinding,
-  type CheckpointSource,
-  type StoredCheckpoint,
-  type TravelRecord,
-} from './checkpoint-store.ts';
-import type { CommandLog, CommandRow, LogSettings } from './command-log.ts';
-import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
+  checkpointOf,
+  transferable,
+  type BaseCheckpoint,
+  type CheckpointCost,
+  type CheckpointMessage,
+  type CheckpointReply,
+  type CheckpointWorkerData,
+} from './checkpoint-job.ts';
+import type { TimeTravel } from './time-travel.ts';
 
 /** Commands between two checkpoints: the most a recovery replays (on the 1M-command bench, about 0.8 s of CPU on a loaded VM). */
 export const CHECKPOINT_EVERY_COMMANDS = 20_000;
@@ -81,102 +76,8 @@ export const PACED_FROM_CPU_MS = 100;
 /** How long a graceful close waits for the checkpoint in flight (it is dropped after: the log is complete without it). */
 const CLOSE_WAIT_MS = 30_000;
 
-/** The checkpoint the worker starts from (the newest stored one of this build's codec), and the images it names. */
-export interface BaseCheckpoint {
-  readonly seq: number;
-  readonly atMs: number;
-  readonly codec: string;
-  readonly travel: string;
-  readonly state: Uint8Array;
-  readonly seal: string | null;
-  /** What the checkpoint is sealed with (the worker cannot read the log's file: the loop hands it over). */
-  readonly binding: LogBinding;
-  readonly images: ReadonlyArray<{
-    readonly id: string;
-    readonly codec: string;
-    readonly state: Uint8Array;
-    readonly seal: string | null;
-  }>;
-}
-
-export interface CheckpointWorkerData {
-  readonly file: string;
-  readonly settings: LogSettings;
-  readonly base: BaseCheckpoint | null;
-}
-
 /** Rows of entries between ROWS_PER_TURN-sized slices: one turn's read, so no turn blocks long. */
 const ROWS_PER_TURN = 2_000;
-
-/** One job: replay `rows` (the entries after the worker's position, up to `seq`), then encode. */
-export interface CheckpointJob {
-  readonly seq: number;
-  readonly rows: readonly CommandRow[];
-  /** Images already in FILE: not encoded again. */
-  readonly storedImageIds: readonly string[];
-}
-
-/** What the loop sends the worker: the rows of a job in slices (one per turn), then the order to encode. */
-export type CheckpointMessage =
-  | { readonly kind: 'rows'; readonly rows: readonly CommandRow[] }
-  | { readonly kind: 'encode'; readonly seq: number; readonly storedImageIds: readonly string[] };
-
-export type CheckpointReply =
-  | {
-      readonly kind: 'encoded';
-      /** The worker thread's CPU time for this job: the replay of its rows and the encoding. */
-      readonly cpuMs: number;
-      /** The part of `cpuMs` spent replaying the rows (the rest encoded the state). */
-      readonly replayCpuMs: number;
-      readonly checkpoint: StoredCheckpoint;
-      readonly held: readonly string[];
-      readonly images: ReadonlyArray<{ readonly id: string; readonly state: Uint8Array }>;
-    }
-  | { readonly kind: 'failed'; readonly message: string };
-
-/** What one checkpoint cost the event loop: reading its rows and handing them over (in slices), then writing the bytes. */
-export interface CheckpointCost {
-  readonly seq: number;
-  /** The longest the loop was blocked at once (a slice of rows, or the write): a request's longest wait. */
-  readonly blockingMs: number;
-  /** The most CPU time of this thread one block took (loop-block.ts): the block's own cost, whatever else the machine runs. */
-  readonly blockingCpuMs: number;
-  /** From the job's start to its row being written (the worker's replay and encoding, off the loop). */
-  readonly totalMs: number;
-}
-
-/** The checkpoint of a platform and its time travel after command `seq`: the row, and the images `stored` lacks. */
-export function checkpointOf(options: {
-  platform: Platform;
-  timeTravel: TimeTravel;
-  clockMovedMs: number;
-  seq: number;
-  atMs: number;
-  stored: ReadonlySet<string>;
-}): { checkpoint: StoredCheckpoint; held: string[]; images: Array<{ id: string; state: Uint8Array }> } {
-  const registry = stateClassRegistry();
-  const held = options.timeTravel.list();
-  const travel: TravelRecord = {
-    lastNumber: options.timeTravel.lastSnapshotNumber,
-    held: held.map((entry) => ({ id: entry.id, atMs: entry.atMs })),
-    clockMovedMs: options.clockMovedMs,
-  };
-  const state = encodeCheckpoint(options.platform, registry, PLATFORM_TRANSIENT);
-  const images = held
-    .filter((entry) => !options.stored.has(entry.id))
-    .map((entry) => ({ id: entry.id, state: encodeCheckpoint(entry.image.copy, registry, PLATFORM_TRANSIENT) }));
-  return {
-    checkpoint: {
-      seq: options.seq,
-      atMs: options.atMs,
-      codec: checkpointCodec(registry),
-      travel: JSON.stringify(travel),
-      state,
-    },
-    held: held.map((entry) => entry.id),
-    images,
-  };
-}
 
 /**
  * Takes a checkpoint when CHECKPOINT_EVERY_COMMANDS commands were appended since the last one,
@@ -560,126 +461,4 @@ function imageBytesOf(images: ReadonlyArray<{ id: string; state: Uint8Array }>):
     if (image === undefined) throw new Error(`no image of ${id} was encoded (a bug)`);
     return image.state;
   };
-}
-
-/** The buffers of `views` that can be moved instead of copied (each view spans its whole buffer). */
-export function transferable(views: readonly Uint8Array[]): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  for (const view of views)
-    if (view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength)
-      buffers.add(view.buffer);
-  return [...buffers];
-}
-
-export interface LoadedCheckpoint {
-  readonly seq: number;
-  readonly atMs: number;
-  readonly clockMovedMs: number;
-}
-
-/** What is wrong with a checkpoint: its own damage, or with one of the images it names (`image`: its id). */
-export interface CheckpointDamage {
-  readonly problem: string;
-  readonly image?: string;
-}
-
-/**
- * Why checkpoint `header` (its state and the images it names) cannot be loaded whole, or null when
- * every byte of it checks and its seal and its images' seals tie it to this log at its entry
- * (checkpoint-store.ts): a checkpoint past the log's last entry, or one copied from another file
- * or row, is refused as a damaged one is.
- */
-export function checkpointDamage(store: CheckpointSource, header: CheckpointHeader): CheckpointDamage | null {
-  let travel: TravelRecord;
-  try {
-    travel = JSON.parse(header.travel) as TravelRecord;
-  } catch {
-    return { problem: 'damaged: its time-travel record is not JSON' };
-  }
-  const binding = store.logBinding(header.seq);
-  if (binding === undefined)
-    return { problem: `it follows entry ${header.seq}, past the log's last entry ${store.lastCommandSeq()}` };
-  if (header.seal === null || header.seal === undefined)
-    return { problem: 'it has no seal tying it to its log (written by an older afp; the log is replayed instead)' };
-  const state = store.state(header.seq);
-  if (state === undefined) return { problem: 'its state is gone' };
-  const damage = verifyCheckpoint(state);
-  if (damage !== null) return { problem: damage };
-  if (checkpointSeal(binding, header, stateChecksum(state)) !== header.seal)
-    return {
-      problem: `its seal does not match this log's settings and history up to entry ${header.seq} (copied from another log, or edited)`,
-    };
-  for (const entry of travel.held) {
-    const image = store.image(entry.id);
-    if (image?.state === undefined) return { problem: `the image of ${entry.id} is missing`, image: entry.id };
-    const imageDamage = verifyCheckpoint(image.state);
-    if (imageDamage !== null) return { problem: `the image of ${entry.id}: ${imageDamage}`, image: entry.id };
-    if (image.seal !== imageSeal(binding.metaSha256, entry.id, entry.atMs, stateChecksum(image.state)))
-      return {
-        problem: `the image of ${entry.id} is not the snapshot ${entry.id} of this log (copied from another snapshot or log, or edited)`,
-        image: entry.id,
-      };
-  }
-  return null;
-}
-
-/**
- * Loads the newest usable checkpoint of `log` into `platform` (a fresh one of the log's settings)
- * and `timeTravel`; null when there is none (replay everything). `skipped` lists why newer ones
- * were not used; `dirty`: a decoding failed half-way, so `platform` must be built again.
- */
-export function loadCheckpoint(
-  store: CheckpointSource,
-  platform: Platform,
-  timeTravel: TimeTravel,
-): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean; unusableImages: string[] } {
-  const registry = stateClassRegistry();
-  const codec = checkpointCodec(registry);
-  const skipped: string[] = [];
-  const unusableImages: string[] = [];
-  for (const checkpoint of store.newestFirst()) {
-    if (checkpoint.codec !== codec) {
-      skipped.push(
-        `checkpoint after entry ${checkpoint.seq}: written by an afp with other state classes or another layout`,
-      );
-      continue;
-    }
-    // Damage is found before anything is decoded: the previous checkpoint is then tried (and the log replayed from it).
-    const damage = checkpointDamage(store, checkpoint);
-    if (damage !== null) {
-      skipped.push(`checkpoint after entry ${checkpoint.seq}: ${damage.problem}`);
-      if (damage.image !== undefined && !unusableImages.includes(damage.image)) unusableImages.push(damage.image);
-      continue;
-    }
-    try {
-      const travel = JSON.parse(checkpoint.travel) as TravelRecord;
-      const held = travel.held.map((entry): SnapshotEntry => {
-        const image = store.image(entry.id);
-        if (image?.codec !== codec || image.state === undefined)
-          throw new Error(`the image of ${entry.id} is missing or of another codec`);
-        return {
-          id: entry.id,
-          atMs: entry.atMs,
-          image: new PlatformImage(decodeCheckpoint(image.state, registry) as Platform),
-        };
-      });
-      const state = store.state(checkpoint.seq);
-      if (state === undefined) throw new Error('its state is gone');
-      decodeCheckpoint(state, registry, platform);
-      timeTravel.restoreHeld(travel.lastNumber, held);
-      return {
-        loaded: { seq: checkpoint.seq, atMs: checkpoint.atMs, clockMovedMs: travel.clockMovedMs },
-        skipped,
-        dirty: false,
-        unusableImages,
-      };
-    } catch (error) {
-      // A half-decoded platform is not reused: the caller builds a fresh one for the full replay.
-      skipped.push(
-        `checkpoint after entry ${checkpoint.seq}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return { loaded: null, skipped, dirty: true, unusableImages };
-    }
-  }
-  return { loaded: null, skipped, dirty: false, unusableImages };
 }

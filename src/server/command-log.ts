@@ -2,7 +2,10 @@
  * The command log of `afp serve --data FILE`: a write-ahead log in SQLite (node:sqlite). The
  * platform is a deterministic state machine, so its state is a function of its settings (seed,
  * start, config, faults, defects) and of the commands it accepted with their instants; this file
- * keeps exactly that, and src/server/recovery.ts replays it.
+ * keeps exactly that, and src/server/recovery.ts replays it. This file is the log's transactions
+ * (open, adopt, append, commit, sync, read in order); the pieces it frames with are each one concept
+ * of their own: an entry's row (log-entries.ts) and its reading back (log-entry-decode.ts), the
+ * settings at rest (log-meta.ts), and what FILE must be before it is opened (log-file-open.ts).
  *
  * Layout (schema COMMAND_LOG_SCHEMA_VERSION, in `PRAGMA user_version`; `PRAGMA application_id`
  * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
@@ -53,180 +56,64 @@
  *   refused at open ("corrupt meta"), never served; a log without it gets it on adopt.
  * Non-goals: snapshots (docs/decisions/serve.md "Durability"), compaction, concurrent readers.
  */
-import { LOG_TAIL_TABLE, LOG_TAIL_WRITE, type StartLoss } from './log-tail.ts';
-import { logSchemaCurrent } from './log-schema.ts';
-import {
-  closuresText,
-  configDifferences,
-  faultsText,
-  isBigintTag,
-  isFaultWindow,
-  isGameClosure,
-  isTradingSchedule,
-  marketClosuresText,
-  shocksText,
-} from './stored-settings.ts';
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
-import type * as Sqlite from 'node:sqlite';
+import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { ERROR_STATUS, Failure, type ErrorCode, type JsonObject } from '../core/errors.ts';
-import type { ApiRequest } from '../http/dispatcher.ts';
-import { isMount, type Mount } from '../http/route.ts';
-import type { Credential, FaultWindow } from '../platform/platform.ts';
-import { CLOSURES_MAX, type GameClosure } from '../services/casino/closure-schedule.ts';
-import type { Tier } from '../services/shared/agents.ts';
-import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
-import type { DefectName } from '../services/shared/context.ts';
-import type { TradingSchedule } from '../services/trading/trading-record.ts';
+import type { Credential } from '../platform/platform.ts';
 import type { AdminCommand } from './admin-command.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
-import { WalSync } from './wal-sync.ts';
+import {
+  adminRow,
+  requestRow,
+  rowChain,
+  rowCrc,
+  type StoredRow,
+  type LoggedCommand,
+  type PendingRow,
+  type RequestShape,
+  type RequestToLog,
+} from './log-entries.ts';
+import { decodeCommandRow } from './log-entry-decode.ts';
+import {
+  COMMAND_LOG_APPLICATION_ID,
+  COMMAND_LOG_SCHEMA_VERSION,
+  LogRefused,
+  describeOpenError,
+  loadSqlite,
+  readHeader,
+  refuseForeignBytes,
+} from './log-file-open.ts';
+import {
+  encodeSettings,
+  META_SHA256,
+  metaSha256,
+  readMeta,
+  readSettings,
+  settingsDifferences,
+  type LogSettings,
+} from './log-meta.ts';
+import { LOG_TAIL_TABLE, LOG_TAIL_WRITE, type StartLoss } from './log-tail.ts';
+import { logSchemaCurrent } from './log-schema.ts';
 import { startBlock } from './loop-block.ts';
-import type { ClockMode } from './serve-clock.ts';
+import { WalSync } from './wal-sync.ts';
 
-export const COMMAND_LOG_SCHEMA_VERSION = 3;
-/** 'AFP1' in ASCII: the SQLite header field that says "this file is an afp command log". */
-export const COMMAND_LOG_APPLICATION_ID = 0x41465031;
-const SQLITE_HEADER = 'SQLite format 3\0';
-const SQLITE_BUSY = 5;
-const SQLITE_NOTADB = 26;
-const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
-const NO_TRADING: TradingSchedule = { shocks: [], closures: [] };
-
-/** What the platform was built from; a restart must build the same (serve compares them). */
-export interface LogSettings {
-  readonly seed: string;
-  readonly startMs: number;
-  readonly clockMode: ClockMode;
-  /** Wall mode: how far the served clock ran ahead of the wall clock when the log was created. */
-  readonly wallOffsetMs: number;
-  readonly config: PlatformConfig;
-  readonly faults: readonly FaultWindow[];
-  /** Casino game closures; logs written before they existed have none. */
-  readonly closures: readonly GameClosure[];
-  /** Trading price shocks and market closures; absent (and in logs written before they existed): none. */
-  readonly trading?: TradingSchedule;
-  readonly defects: readonly DefectName[];
-}
-
-/** A request as logged: the dispatcher's ApiRequest without its headers (only the credential counts). */
-export interface LoggedRequest {
-  readonly mount: Mount;
-  readonly method: string;
-  readonly path: string;
-  readonly query: Readonly<Record<string, string>>;
-  readonly ip: string;
-  readonly credential: Credential;
-  /** The body's JSON text (parsed again on replay: the exact value the edge parsed); null = no body. */
-  readonly bodyText: string | null;
-  readonly bodyFailure: Failure | undefined;
-  /** `mcp` for a tool call of a /mcp endpoint; absent for HTTP. */
-  readonly door?: 'mcp';
-}
-
-/** A request as a 'charge' entry keeps it: what the limiter reads, nothing else. */
-export interface LoggedCharge {
-  readonly mount: Mount;
-  readonly method: string;
-  readonly path: string;
-  readonly ip: string;
-  readonly credential: Credential;
-}
-
-/** What of a request the log keeps: all of it ('whole'), or what the limiter reads ('charge'). */
-export type RequestShape = 'whole' | 'charge';
-
-/** One entry, in log order; `atMs` is the instant the command took effect (never decreasing). */
-export type LoggedCommand =
-  | { readonly seq: number; readonly kind: 'request'; readonly atMs: number; readonly request: LoggedRequest }
-  | { readonly seq: number; readonly kind: 'charge'; readonly atMs: number; readonly request: LoggedCharge }
-  | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
-  | {
-      readonly seq: number;
-      readonly kind: 'tier';
-      readonly atMs: number;
-      readonly agentId: string;
-      readonly tier: Tier;
-    }
-  | {
-      readonly seq: number;
-      readonly kind: 'deposit';
-      readonly atMs: number;
-      readonly agentId: string;
-      readonly chain: string;
-      readonly amountMicro: bigint;
-      readonly confirmed?: true;
-    }
-  | {
-      readonly seq: number;
-      readonly kind: 'wallet-mint';
-      readonly atMs: number;
-      readonly chain: string;
-      readonly address: string;
-      readonly amount: string;
-      readonly token: string | null;
-    }
-  | { readonly seq: number; readonly kind: 'snapshot'; readonly atMs: number; readonly id: string }
-  | {
-      readonly seq: number;
-      readonly kind: 'revert';
-      readonly atMs: number;
-      readonly fromMs: number;
-      readonly id: string;
-    }
-  | { readonly seq: number; readonly kind: 'reset'; readonly atMs: number; readonly fromMs: number }
-  | { readonly seq: number; readonly kind: 'corrupt'; readonly reason: string };
-
-/** A request handed to the log; `bodyText` when the HTTP edge still has the text it parsed. */
-export type RequestToLog = ApiRequest & { readonly bodyText?: string };
-
-/** An entry as stored: the commands table's columns (what the checkpoint worker is handed). */
-export interface CommandRow {
-  readonly seq: number;
-  readonly at_ms: number;
-  readonly kind: string;
-  readonly entry: string;
-  readonly body: string | null;
-  readonly crc: number | null;
-  /** rowChain's value; null in rows written before it (and where a read leaves it out). */
-  readonly chain?: number | null;
-}
-
-/** The meta key of the SHA-256 over the other meta rows. */
-const META_SHA256 = 'meta_sha256';
-
-/** The SHA-256 (hex) of a log's meta rows but `meta_sha256` itself: what the seed, start, config, faults … hash to. */
-export function metaSha256(meta: ReadonlyMap<string, string>): string {
-  const rows = [...meta].filter(([key]) => key !== META_SHA256).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
-}
-
-/**
- * The chain value of entry `seq` whose CRC-32 is `crc`, after the entry before it whose chain is
- * `previous` (0 for the first entry, or when that entry has none: written before the chain).
- */
-export function rowChain(previous: number, seq: number, crc: number): number {
-  return crc32(`${seq}:${crc}`, previous);
-}
-
-/** The CRC-32 a row carries: of its instant, kind, entry and body (seq is the row's key: a gap shows a lost one). */
-export function rowCrc(atMs: number | bigint, kind: string, entry: string, body: string | null): number {
-  return crc32(`${atMs}\u0000${kind}\u0000${entry}\u0000${body ?? '\u0001'}`);
-}
+// The names importers have always taken from here; each is defined once, in the file named.
+export { COMMAND_LOG_APPLICATION_ID, COMMAND_LOG_SCHEMA_VERSION, loadSqlite } from './log-file-open.ts';
+export { metaSha256, settingsDifferences, type LogSettings } from './log-meta.ts';
+export {
+  rowChain,
+  rowCrc,
+  type StoredRow,
+  type LoggedCharge,
+  type LoggedCommand,
+  type LoggedRequest,
+  type RequestShape,
+  type RequestToLog,
+} from './log-entries.ts';
+export { decodeCommandRow } from './log-entry-decode.ts';
 
 export type CommitOutcome =
   | { readonly ok: true; readonly entries: number }
   | { readonly ok: false; readonly error: string };
-
-/** One entry waiting in the open batch: the row's columns. */
-interface PendingRow {
-  readonly atMs: number;
-  readonly kind: 'request' | 'charge' | 'clock' | 'tier' | 'deposit' | 'wallet-mint' | 'snapshot' | 'revert' | 'reset';
-  readonly entry: string;
-  readonly body: string | null;
-}
 
 export interface OpenOptions {
   /** Valid defect names (the stored list is checked against them). */
@@ -249,7 +136,7 @@ export async function openCommandLog(file: string, options: OpenOptions): Promis
     db.exec('PRAGMA synchronous=NORMAL'); // the WAL's fsync is paid off the loop (wal-sync.ts)
     db.exec('BEGIN IMMEDIATE; COMMIT'); // takes the exclusive lock now, not at the first append
     const header = readHeader(db);
-    const settings = header.kind === 'afp' ? readSettings(db, options) : null;
+    const settings = header.kind === 'afp' ? readSettings(db, options.knownDefects) : null;
     if (header.kind === 'refused') throw new LogRefused(header.reason);
     if (typeof settings === 'string') throw new LogRefused(`corrupt meta: ${settings}`);
     const opened = new CommandLog(file, db, settings);
@@ -361,96 +248,12 @@ export class CommandLog {
    * returns ok): whole, or as a charge (what the limiter reads: no query, no body).
    */
   appendRequest(request: RequestToLog, credential: Credential, atMs: number, shape: RequestShape = 'whole'): void {
-    if (shape === 'charge') {
-      const charge = {
-        mount: request.mount,
-        method: request.method,
-        path: request.path,
-        ip: request.ip,
-        auth: encodeCredential(credential),
-      };
-      this.stage({ atMs, kind: 'charge', entry: JSON.stringify(charge), body: null });
-      return;
-    }
-    const entry: Record<string, unknown> = {
-      mount: request.mount,
-      method: request.method,
-      path: request.path,
-      query: request.query,
-      ip: request.ip,
-      auth: encodeCredential(credential),
-    };
-    if (request.bodyFailure !== undefined) entry['body_failure'] = request.bodyFailure;
-    if (request.door !== undefined) entry['door'] = request.door;
-    const bodyText = request.bodyText ?? (request.body === undefined ? null : JSON.stringify(request.body));
-    this.stage({ atMs, kind: 'request', entry: JSON.stringify(entry), body: bodyText });
+    this.stage(requestRow(request, credential, atMs, shape));
   }
 
   /** Adds a state-changing admin action (clock move, tier set, casino deposit) to the open batch. */
   appendAdmin(command: AdminCommand): void {
-    switch (command.kind) {
-      case 'clock':
-        this.stage({
-          atMs: command.toMs,
-          kind: 'clock',
-          entry: JSON.stringify({ from_ms: command.fromMs }),
-          body: null,
-        });
-        return;
-      case 'tier':
-        this.stage({
-          atMs: command.atMs,
-          kind: 'tier',
-          entry: JSON.stringify({ agent_id: command.agentId, tier: command.tier }),
-          body: null,
-        });
-        return;
-      case 'deposit':
-        this.stage({
-          atMs: command.atMs,
-          kind: 'deposit',
-          entry: JSON.stringify({
-            agent_id: command.agentId,
-            chain: command.chain,
-            amount_micro: String(command.amountMicro),
-            ...(command.confirmed === true ? { confirmed: true } : {}),
-          }),
-          body: null,
-        });
-        return;
-      case 'wallet-mint':
-        this.stage({
-          atMs: command.atMs,
-          kind: 'wallet-mint',
-          entry: JSON.stringify({
-            chain: command.chain,
-            address: command.address,
-            amount: command.amount,
-            token: command.token,
-          }),
-          body: null,
-        });
-        return;
-      case 'snapshot':
-        this.stage({ atMs: command.atMs, kind: 'snapshot', entry: JSON.stringify({ id: command.id }), body: null });
-        return;
-      case 'revert':
-        this.stage({
-          atMs: command.toMs,
-          kind: 'revert',
-          entry: JSON.stringify({ id: command.id, from_ms: command.fromMs }),
-          body: null,
-        });
-        return;
-      case 'reset':
-        this.stage({
-          atMs: command.toMs,
-          kind: 'reset',
-          entry: JSON.stringify({ from_ms: command.fromMs }),
-          body: null,
-        });
-        return;
-    }
+    this.stage(adminRow(command));
   }
 
   /** Entries in the open batch. */
@@ -595,12 +398,12 @@ export class CommandLog {
   }
 
   /** The rows of entries `afterSeq` < seq ≤ `uptoSeq`, undecoded (the checkpoint worker decodes them with decodeCommandRow). */
-  rows(afterSeq: number, uptoSeq: number): CommandRow[] {
+  rows(afterSeq: number, uptoSeq: number): StoredRow[] {
     return this.db
       .prepare(
         `SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()}, ${this.chainColumn()} FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq`,
       )
-      .all(afterSeq, uptoSeq) as unknown as CommandRow[];
+      .all(afterSeq, uptoSeq) as unknown as StoredRow[];
   }
 
   /** `chain`, or NULL for a log not yet adopted by this build (as crcColumn). */
@@ -618,15 +421,15 @@ export class CommandLog {
   }
 
   /** The rows after `afterSeq`, undecoded, streamed (a salvage stops at the last intact one, before any damaged page). */
-  *rowStream(afterSeq = 0): Generator<CommandRow> {
+  *rowStream(afterSeq = 0): Generator<StoredRow> {
     const rows = this.db
       .prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`)
       .iterate(afterSeq);
-    for (const row of rows) yield row as unknown as CommandRow;
+    for (const row of rows) yield row as unknown as StoredRow;
   }
 
   /** Salvage only (log-salvage.ts): rows of another log, with their seqs, in one transaction. */
-  insertRows(rows: readonly CommandRow[]): void {
+  insertRows(rows: readonly StoredRow[]): void {
     const insert = this.db.prepare(
       'INSERT INTO commands (seq, at_ms, kind, entry, body, crc, chain) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -682,331 +485,4 @@ export class CommandLog {
     );
     return this.insertStatement;
   }
-}
-
-/** Human-readable differences between the stored settings and the wanted ones. */
-export function settingsDifferences(stored: LogSettings, wanted: LogSettings): string[] {
-  const differences: string[] = [];
-  const differ = (name: string, storedText: string, wantedText: string): void => {
-    if (storedText !== wantedText) differences.push(`${name}: the log has ${storedText}, the flags give ${wantedText}`);
-  };
-  differ('seed', stored.seed, wanted.seed);
-  differ('start', new Date(stored.startMs).toISOString(), new Date(wanted.startMs).toISOString());
-  differ('clock', stored.clockMode, wanted.clockMode);
-  differ('defects', [...stored.defects].sort().join(', ') || 'none', [...wanted.defects].sort().join(', ') || 'none');
-  for (const path of configDifferences(stored.config, wanted.config, 'config'))
-    differences.push(`${path} differs (--scenario's platform settings)`);
-  differ('fault windows', faultsText(stored.faults), faultsText(wanted.faults));
-  differ('casino game closures', closuresText(stored.closures), closuresText(wanted.closures));
-  differ('trading price shocks', shocksText(stored.trading?.shocks ?? []), shocksText(wanted.trading?.shocks ?? []));
-  differ(
-    'market closures',
-    marketClosuresText(stored.trading?.closures ?? []),
-    marketClosuresText(wanted.trading?.closures ?? []),
-  );
-  return differences;
-}
-
-class LogRefused extends Error {}
-
-/** Reads the first bytes of an existing FILE: a directory, or a non-empty non-SQLite file, is refused. */
-function refuseForeignBytes(file: string): string | null {
-  let stats;
-  try {
-    stats = statSync(file, { throwIfNoEntry: false });
-  } catch (error) {
-    return `--data ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  if (stats === undefined || (stats.isFile() && stats.size === 0)) return null;
-  if (!stats.isFile()) return `--data ${file}: not a regular file`;
-  const bytes = Buffer.alloc(SQLITE_HEADER.length);
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      readSync(fd, bytes, 0, bytes.length, 0);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    return `--data ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  return bytes.toString('latin1') === SQLITE_HEADER
-    ? null
-    : `--data ${file}: not an afp command log (not a SQLite database)`;
-}
-
-type Header = { kind: 'new' } | { kind: 'afp' } | { kind: 'refused'; reason: string };
-
-function readHeader(db: DatabaseSync): Header {
-  const applicationId = Number(
-    (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id,
-  );
-  const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-  const tables = Number((db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n);
-  if (applicationId === 0 && version === 0 && tables === 0) return { kind: 'new' };
-  if (applicationId !== COMMAND_LOG_APPLICATION_ID)
-    return { kind: 'refused', reason: 'not an afp command log (a SQLite database of another application)' };
-  if (version > COMMAND_LOG_SCHEMA_VERSION) {
-    return {
-      kind: 'refused',
-      reason: `written by a newer afp (command log schema ${version}; this afp reads schema ${COMMAND_LOG_SCHEMA_VERSION}): use a newer afp or another --data file`,
-    };
-  }
-  if (version < 1) return { kind: 'refused', reason: `corrupt afp command log (schema version ${version})` };
-  return { kind: 'afp' };
-}
-
-function describeOpenError(error: unknown): string {
-  if (error instanceof LogRefused) return error.message;
-  const code = (error as { errcode?: unknown }).errcode;
-  if (code === SQLITE_BUSY) return 'in use by another process (another afp serve on the same file?)';
-  if (code === SQLITE_NOTADB) return 'not an afp command log (not a SQLite database)';
-  return `cannot open it: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/** node:sqlite, loaded on first use, without its "experimental feature" warning on every start. */
-export async function loadSqlite(): Promise<typeof Sqlite> {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    if (String(warning).startsWith('SQLite is an experimental feature')) return;
-    (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
-  try {
-    return await import('node:sqlite');
-  } finally {
-    process.emitWarning = emitWarning;
-  }
-}
-
-// ---- settings at rest ---------------------------------------------------------------------
-
-function encodeSettings(settings: LogSettings): Record<string, string> {
-  return {
-    seed: settings.seed,
-    start_ms: String(settings.startMs),
-    clock_mode: settings.clockMode,
-    wall_offset_ms: String(settings.wallOffsetMs),
-    config: JSON.stringify(settings.config, (_key, value: unknown) =>
-      typeof value === 'bigint' ? { $bigint: value.toString() } : value,
-    ),
-    faults: JSON.stringify(settings.faults),
-    closures: JSON.stringify(settings.closures),
-    trading: JSON.stringify(settings.trading ?? NO_TRADING),
-    defects: JSON.stringify(settings.defects),
-  };
-}
-
-/** The meta rows. */
-function readMeta(db: DatabaseSync): Map<string, string> {
-  const meta = new Map<string, string>();
-  for (const row of db.prepare('SELECT key, value FROM meta').all()) meta.set(String(row['key']), String(row['value']));
-  return meta;
-}
-
-/** The stored settings, or what is wrong with them. */
-function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | string {
-  let meta = new Map<string, string>();
-  const text = (key: string): string => {
-    const value = meta.get(key);
-    if (value === undefined) throw new Error(`no ${key}`);
-    return value;
-  };
-  try {
-    meta = readMeta(db);
-    const sealed = meta.get(META_SHA256);
-    if (sealed !== undefined && sealed !== metaSha256(meta))
-      return 'its SHA-256 does not match its rows (the seed, start, config or another setting was changed in the file after it was written)';
-    const seed = text('seed');
-    const startMs = Number(text('start_ms'));
-    const wallOffsetMs = Number(text('wall_offset_ms'));
-    const clockMode = text('clock_mode');
-    const config = JSON.parse(text('config'), (_key, value: unknown) =>
-      isBigintTag(value) ? BigInt(value.$bigint) : value,
-    ) as unknown;
-    const faults = JSON.parse(text('faults')) as unknown;
-    const closures = JSON.parse(meta.get('closures') ?? '[]') as unknown;
-    const trading = JSON.parse(meta.get('trading') ?? '{"shocks":[],"closures":[]}') as unknown;
-    const defects = JSON.parse(text('defects')) as unknown;
-    if (!/^(?:0|[1-9]\d{0,15})$/.test(seed)) return `seed '${seed}'`;
-    if (!Number.isSafeInteger(startMs) || !Number.isSafeInteger(wallOffsetMs))
-      return 'start_ms or wall_offset_ms is not a whole number';
-    if (clockMode !== 'wall' && clockMode !== 'manual') return `clock_mode '${clockMode}'`;
-    if (configDifferences(DEFAULT_CONFIG, config, 'config', { shapeOnly: true }).length > 0)
-      return 'config has another layout (written by another afp version)';
-    if (!Array.isArray(faults) || !faults.every(isFaultWindow)) return 'faults';
-    if (!Array.isArray(closures) || closures.length > CLOSURES_MAX || !closures.every(isGameClosure)) return 'closures';
-    if (!isTradingSchedule(trading)) return 'trading';
-    if (
-      !Array.isArray(defects) ||
-      !defects.every((name) => typeof name === 'string' && options.knownDefects.includes(name))
-    )
-      return `defects ${JSON.stringify(defects)}`;
-    return {
-      seed,
-      startMs,
-      clockMode,
-      wallOffsetMs,
-      config: config as PlatformConfig,
-      faults,
-      closures,
-      trading,
-      defects: defects as DefectName[],
-    };
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-// ---- entries at rest ----------------------------------------------------------------------
-
-function encodeCredential(credential: Credential): string | null {
-  if (credential === 'none') return null;
-  return credential === 'invalid' ? 'invalid' : credential.keyHash;
-}
-
-function decodeCredential(value: unknown): Credential | undefined {
-  if (value === null) return 'none';
-  if (value === 'invalid') return 'invalid';
-  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value) ? { keyHash: value } : undefined;
-}
-
-/** One stored row as the entry it holds (kind 'corrupt' when it cannot be read). */
-export function decodeCommandRow(row: Record<string, unknown>): LoggedCommand {
-  const seq = Number(row['seq']);
-  const atMs = Number(row['at_ms']);
-  const corrupt = (reason: string): LoggedCommand => ({ seq, kind: 'corrupt', reason });
-  const crc = row['crc'];
-  if (
-    crc !== null &&
-    crc !== undefined &&
-    Number(crc) !==
-      rowCrc(
-        row['at_ms'] as number,
-        String(row['kind']),
-        String(row['entry']),
-        row['body'] === null ? null : String(row['body']),
-      )
-  )
-    return corrupt('its CRC-32 does not match its bytes (damaged)');
-  let entry: Record<string, unknown>;
-  try {
-    entry = JSON.parse(String(row['entry'])) as Record<string, unknown>;
-  } catch {
-    return corrupt('entry is not JSON');
-  }
-  if (!Number.isSafeInteger(atMs) || typeof entry !== 'object' || entry === null) return corrupt('at_ms or entry');
-  switch (row['kind']) {
-    case 'request':
-      return decodeRequest(seq, atMs, entry, row['body']);
-    case 'charge':
-      return decodeCharge(seq, atMs, entry);
-    case 'clock':
-      return Number.isSafeInteger(entry['from_ms'])
-        ? { seq, kind: 'clock', atMs, fromMs: entry['from_ms'] as number }
-        : corrupt('clock entry without from_ms');
-    case 'tier': {
-      const { agent_id: agentId, tier } = entry;
-      return typeof agentId === 'string' && TIERS.includes(tier as Tier)
-        ? { seq, kind: 'tier', atMs, agentId, tier: tier as Tier }
-        : corrupt('tier entry');
-    }
-    case 'deposit': {
-      const { agent_id: agentId, chain, amount_micro: amount, confirmed } = entry;
-      const valid =
-        typeof agentId === 'string' &&
-        typeof chain === 'string' &&
-        typeof amount === 'string' &&
-        /^\d{1,20}$/.test(amount) &&
-        (confirmed === undefined || confirmed === true);
-      return valid
-        ? {
-            seq,
-            kind: 'deposit',
-            atMs,
-            agentId,
-            chain,
-            amountMicro: BigInt(amount),
-            ...(confirmed === true ? { confirmed: true as const } : {}),
-          }
-        : corrupt('deposit entry');
-    }
-    case 'wallet-mint': {
-      const { chain, address, amount, token } = entry;
-      const valid =
-        typeof chain === 'string' &&
-        typeof address === 'string' &&
-        typeof amount === 'string' &&
-        (token === null || typeof token === 'string');
-      return valid ? { seq, kind: 'wallet-mint', atMs, chain, address, amount, token } : corrupt('wallet-mint entry');
-    }
-    case 'snapshot':
-      return typeof entry['id'] === 'string'
-        ? { seq, kind: 'snapshot', atMs, id: entry['id'] }
-        : corrupt('snapshot entry without id');
-    case 'revert':
-      return typeof entry['id'] === 'string' && Number.isSafeInteger(entry['from_ms'])
-        ? { seq, kind: 'revert', atMs, id: entry['id'], fromMs: entry['from_ms'] as number }
-        : corrupt('revert entry');
-    case 'reset':
-      return Number.isSafeInteger(entry['from_ms'])
-        ? { seq, kind: 'reset', atMs, fromMs: entry['from_ms'] as number }
-        : corrupt('reset entry');
-    default:
-      return corrupt(`unknown kind '${String(row['kind'])}'`);
-  }
-}
-
-/** A logged `body_failure` (a Failure as JSON): undefined when absent, null when malformed. */
-function decodeFailure(value: unknown): Failure | undefined | null {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const { ok, status, code, message, extra } = value as Record<string, unknown>;
-  const knownCode = typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
-  const extraOk = extra === undefined || (typeof extra === 'object' && extra !== null && !Array.isArray(extra));
-  if (ok !== false || typeof status !== 'number' || !knownCode || typeof message !== 'string' || !extraOk) return null;
-  return new Failure(status, code as ErrorCode, message, extra as JsonObject | undefined);
-}
-
-function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>, body: unknown): LoggedCommand {
-  const { mount, method, path, query, ip } = entry;
-  const credential = decodeCredential(entry['auth']);
-  const bodyFailure = decodeFailure(entry['body_failure']);
-  const knownMount = isMount(mount);
-  const fieldsOk =
-    typeof method === 'string' &&
-    typeof path === 'string' &&
-    typeof ip === 'string' &&
-    typeof query === 'object' &&
-    query !== null;
-  if (!knownMount || !fieldsOk || credential === undefined || !(body === null || typeof body === 'string'))
-    return { seq, kind: 'corrupt', reason: 'request entry' };
-  if (bodyFailure === null) return { seq, kind: 'corrupt', reason: 'body_failure' };
-  const door = entry['door'];
-  if (door !== undefined && door !== 'mcp') return { seq, kind: 'corrupt', reason: 'door' };
-  const request: LoggedRequest = {
-    mount: mount as Mount,
-    method,
-    path,
-    query: query as Record<string, string>,
-    ip,
-    credential,
-    bodyText: body,
-    bodyFailure,
-    ...(door === undefined ? {} : { door }),
-  };
-  return { seq, kind: 'request', atMs, request };
-}
-
-function decodeCharge(seq: number, atMs: number, entry: Record<string, unknown>): LoggedCommand {
-  const { mount, method, path, ip } = entry;
-  const credential = decodeCredential(entry['auth']);
-  if (
-    !isMount(mount) ||
-    typeof method !== 'string' ||
-    typeof path !== 'string' ||
-    typeof ip !== 'string' ||
-    credential === undefined
-  )
-    return { seq, kind: 'corrupt', reason: 'charge entry' };
-  return { seq, kind: 'charge', atMs, request: { mount, method, path, ip, credential } };
 }

@@ -7,7 +7,7 @@
  * Why after the start and in slices: reading every entry is what a checkpoint saves a recovery
  * (about 10 µs per entry here: seconds for a million), so the start does not wait for it; it reads
  * ROWS_PER_TURN entries per turn of the event loop (a few ms) between requests, once per start.
- * What counts as damaged: an entry whose CRC-32 or chain does not check (command-log.ts), a gap in
+ * What counts as damaged: an entry whose CRC-32 or chain does not check (log-entry-decode.ts, command-log.ts), a gap in
  * seq, or a page SQLite cannot read (then nothing after it is read). Non-goal: repairing them.
  */
 import { decodeCommandRow, rowChain, type CommandLog } from './command-log.ts';

@@ -4,6 +4,7 @@
  * otherwise (afp serve --host; a wildcard host's URLs name 127.0.0.1, where this machine reaches it).
  * X-Forwarded-For is read only from `trustedProxies` (src/http/trusted-proxies.ts): afp serve's
  * default trusts none; afp's own tests and benches start it trusting loopback (LOOPBACK_PROXIES).
+ * Binding and closing the mounts' servers is mount-servers.ts; this file builds what they serve.
  *
  * The faucet and escrow listeners also serve `/mcp` (src/server/mcp.ts, imported on the first such
  * request: mcp-lazy.ts) on the same dispatcher.
@@ -32,13 +33,11 @@
  * pump wait for their turn, GET /health answers, and no checkpoint is taken on the loop (the next
  * commit after the job takes it). GET /_afp/state shows its figures under `lock`.
  */
-import type { Server } from 'node:http';
 import type { JsonObject } from '../core/errors.ts';
-import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import type { BodyTimeouts } from '../http/body.ts';
-import { createApiServer, type EdgeBody } from '../http/server.ts';
+import type { EdgeBody } from '../http/server.ts';
 import type { TrustedProxies } from '../http/trusted-proxies.ts';
 import { Platform, type FaultWindow } from '../platform/platform.ts';
 import { TimeTravel } from './time-travel.ts';
@@ -47,27 +46,26 @@ import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { TradingSchedule } from '../services/trading/trading-record.ts';
-import { adminIntercept } from './admin.ts';
 import type { PublicUrls } from './announced-urls.ts';
 import type { AdminCommand } from './admin-command.ts';
 import { ClockMover } from './clock-move.ts';
 import type { CommandLog } from './command-log.ts';
 import { GroupCommit } from './group-commit.ts';
 import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
-import { lockIntercept } from './lock-intercept.ts';
 import { LoopDelay } from './loop-delay.ts';
-import type { AdminOptions } from './admin-options.ts';
 import { PlatformLock } from './platform-lock.ts';
-import { createLazyMcpHandler } from './mcp-lazy.ts';
-import { MCP_PATH, type McpDoorName } from './mcp-path.ts';
+import type { McpDoorName } from './mcp-path.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { coveredDamageLines, scanCoveredEntries } from './covered-scan.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
 import { startLossView } from './start-loss.ts';
 import { TimerPump } from './timer-pump.ts';
+import type { AdminOptions } from './admin-options.ts';
+import { closeAll, DEFAULT_HOST, listenOnMounts } from './mount-servers.ts';
+
+export { DEFAULT_HOST } from './mount-servers.ts';
 
 export const DEFAULT_PORT = 8700;
-export const DEFAULT_HOST = '127.0.0.1';
 export const FORCE_CLOSE_AFTER_MS = 5_000;
 
 /** Offset of each mount's port from the api port; the order is the listening order. */
@@ -190,140 +188,54 @@ export function servedMounts(routes: readonly Route[]): Mount[] {
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const layout = options.layout ?? DOCUMENTS_LAYOUT;
-  if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined)
-    throw new Error(
-      `--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`,
-    );
+  refuseDataWithDialect(options, layout);
   const commandLog = options.commandLog;
   const logFailure = Promise.withResolvers<string>();
   // A checkpoint is taken right after a batch commits at the end of a turn: then the state in
   // memory is exactly the log's (every applied command is in the committed batch).
-  let afterCommit = (): void => undefined;
-  const group =
-    commandLog === undefined
-      ? undefined
-      : new GroupCommit({
-          log: commandLog,
-          onFailure: (error) => logFailure.resolve(error),
-          onCommitted: () => afterCommit(),
-          answerAfterSync: options.fsyncAnswers === true,
-        });
+  const commits = { after: (): void => undefined };
+  const group = groupCommitOf(
+    options,
+    (error) => logFailure.resolve(error),
+    () => commits.after(),
+  );
   const { platform, dispatcher, clock, timeTravel, recovery } = servedPlatform(options, layout, group);
-  const lock = new PlatformLock({
-    ...(options.lockQueueMax === undefined ? {} : { queueMax: options.lockQueueMax }),
-    ...(options.lockSliceMs === undefined ? {} : { sliceMs: options.lockSliceMs }),
-  });
+  const lock = lockOf(options);
   const pump = new TimerPump({ platform, clock, log, lock });
   const urls: Partial<Record<Mount, string>> = {};
-  const gate = group === undefined ? {} : { gate: group };
-  const checkpointer =
-    commandLog === undefined
-      ? undefined
-      : new Checkpointer({
-          log: commandLog,
-          platform,
-          timeTravel,
-          clockMovedMs: recovery?.clockMovedMs ?? 0,
-          loadedSeq: recovery?.checkpointSeq,
-          ...(recovery?.unusableImages === undefined ? {} : { unusableImages: recovery.unusableImages }),
-          ...(recovery?.skippedCheckpoints === undefined ? {} : { replaceSkipped: true }),
-          onError: (message) => log(`afp serve: checkpoint: ${message}`),
-          ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }),
-        });
+  const checkpointer = checkpointerOf(options, platform, timeTravel, recovery, log);
   // Not while a job holds the lock: its command is on disk, its effect not yet in memory.
-  afterCommit = () => {
+  commits.after = () => {
     if (lock.free) writeCheckpoint(checkpointer, log);
   };
-  const record =
-    commandLog === undefined || group === undefined
-      ? undefined
-      : (command: AdminCommand) => {
-          commandLog.appendAdmin(command);
-          checkpointer?.noteAdmin(command);
-          group.appended();
-        };
+  const record = recorderOf(commandLog, group, checkpointer);
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
   const loopDelay = new LoopDelay();
   const clockMover = new ClockMover({ platform, clock, record, onClockMoved: () => pump.arm(), lock });
-  const admin = {
-    platform,
+  const parts = { platform, clock, clockMover, lock, urls, timeTravel, shedder, loopDelay, checkpointer, record, pump };
+  const admin = adminOf(options, layout, parts);
+  const servers = await listenOnMounts({
+    mounts: layout.mounts(options.routes),
+    host: options.host ?? DEFAULT_HOST,
+    port: options.port,
+    trustedProxies: options.trustedProxies,
+    layout,
+    bodyTimeouts: options.bodyTimeouts,
+    dispatcher,
     clock,
-    clockMover,
     lock,
-    mounts: () => urls,
-    onClockMoved: () => pump.arm(),
-    routes: options.routes,
-    record,
-    timeTravel,
-    adminMount: layout.adminMount,
-    load: () => loadView(shedder),
-    ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointsView(checkpointer, commandLog) }),
-    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
-    ...(options.publicUrls === undefined ? {} : { publicUrls: options.publicUrls }),
-    loopDelay,
-    ...dialectOption(layout),
-  };
-  const servers: Server[] = [];
-  const host = options.host ?? DEFAULT_HOST;
-  try {
-    for (const [mount, offset] of layout.mounts(options.routes)) {
-      const rawPaths =
-        layout.mcp !== null && (mount === 'faucet' || mount === 'escrow')
-          ? {
-              [MCP_PATH]: createLazyMcpHandler({
-                dispatcher,
-                clock,
-                service: mount,
-                door: layout.mcp,
-                log,
-                lock,
-                ...gate,
-              }),
-            }
-          : undefined;
-      const server = createApiServer({
-        dispatcher,
-        clock,
-        mount,
-        trustedProxies: options.trustedProxies,
-        intercept: lockIntercept(adminIntercept(mount, admin), {
-          lock,
-          dispatcher,
-          clock,
-          mount,
-          ...(layout.edgeBody === undefined
-            ? {}
-            : { busyBody: (service, message) => layout.edgeBody?.(service, 503, message) ?? {} }),
-        }),
-        afterRequest: () => pump.arm(),
-        log,
-        ...gate,
-        admission: shedder,
-        ...(options.bodyTimeouts === undefined ? {} : { bodyTimeouts: options.bodyTimeouts }),
-        ...(layout.edgeBody === undefined ? {} : { edgeBody: layout.edgeBody }),
-        ...(rawPaths === undefined ? {} : { rawPaths }),
-      });
-      servers.push(server);
-      const port = await listen(server, host, options.port === 0 ? 0 : options.port + offset);
-      urls[mount] = `http://${urlHost(host)}:${port}`;
-    }
-  } catch (error) {
-    await closeAll(servers, 0);
-    throw error;
-  }
+    log,
+    group,
+    admin,
+    shedder,
+    urls,
+    afterRequest: () => pump.arm(),
+  });
   pump.arm();
   shedder.start();
   loopDelay.start();
   let closing = false;
-  const coveredSeq = recovery?.checkpointSeq;
-  if (commandLog !== undefined && coveredSeq !== undefined)
-    void scanCoveredEntries(commandLog, coveredSeq, () => closing).then(
-      (damage) => {
-        if (damage !== null) for (const line of coveredDamageLines(commandLog.file, coveredSeq, damage)) log(line);
-      },
-      (error: unknown) =>
-        log(`afp serve: warning: the check of the log entries before the checkpoint failed: ${String(error)}`),
-    );
+  checkCoveredEntries(commandLog, recovery?.checkpointSeq, () => closing, log);
   return {
     platform,
     dispatcher,
@@ -342,6 +254,123 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       await checkpointer?.close();
     },
   };
+}
+
+/** The platform lock every request and admin job takes (platform-lock.ts), with the bounds asked for. */
+function lockOf(options: ServeOptions): PlatformLock {
+  return new PlatformLock({
+    ...(options.lockQueueMax === undefined ? {} : { queueMax: options.lockQueueMax }),
+    ...(options.lockSliceMs === undefined ? {} : { sliceMs: options.lockSliceMs }),
+  });
+}
+
+/** The admin doors' view of the served platform (admin.ts). */
+function adminOf(
+  options: ServeOptions,
+  layout: ServeLayout,
+  parts: Pick<AdminOptions, 'platform' | 'clock' | 'clockMover' | 'lock' | 'record' | 'timeTravel'> & {
+    urls: Partial<Record<Mount, string>>;
+    shedder: LoadShedder;
+    loopDelay: LoopDelay;
+    checkpointer: Checkpointer | undefined;
+    pump: TimerPump;
+  },
+): AdminOptions {
+  const { platform, clock, clockMover, lock, urls, record, timeTravel, shedder, loopDelay, checkpointer, pump } = parts;
+  return {
+    platform,
+    clock,
+    clockMover,
+    lock,
+    mounts: () => urls,
+    onClockMoved: () => pump.arm(),
+    routes: options.routes,
+    record,
+    timeTravel,
+    adminMount: layout.adminMount,
+    load: () => loadView(shedder),
+    ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointsView(checkpointer, options.commandLog) }),
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+    ...(options.publicUrls === undefined ? {} : { publicUrls: options.publicUrls }),
+    loopDelay,
+    ...dialectOption(layout),
+  };
+}
+
+/** `--data` serves the documents' dispatcher only: its command log replays that one. */
+function refuseDataWithDialect(options: ServeOptions, layout: ServeLayout): void {
+  if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined)
+    throw new Error(
+      `--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`,
+    );
+}
+
+/** With a command log: the group commit that makes each turn's commands durable before their answers. */
+function groupCommitOf(
+  options: ServeOptions,
+  onFailure: (error: string) => void,
+  onCommitted: () => void,
+): GroupCommit | undefined {
+  const commandLog = options.commandLog;
+  return commandLog === undefined
+    ? undefined
+    : new GroupCommit({ log: commandLog, onFailure, onCommitted, answerAfterSync: options.fsyncAnswers === true });
+}
+
+/** With a command log: the checkpointer, from where recovery left it. */
+function checkpointerOf(
+  options: ServeOptions,
+  platform: Platform,
+  timeTravel: TimeTravel,
+  recovery: ServeHandle['recovery'],
+  log: (line: string) => void,
+): Checkpointer | undefined {
+  const commandLog = options.commandLog;
+  return commandLog === undefined
+    ? undefined
+    : new Checkpointer({
+        log: commandLog,
+        platform,
+        timeTravel,
+        clockMovedMs: recovery?.clockMovedMs ?? 0,
+        loadedSeq: recovery?.checkpointSeq,
+        ...(recovery?.unusableImages === undefined ? {} : { unusableImages: recovery.unusableImages }),
+        ...(recovery?.skippedCheckpoints === undefined ? {} : { replaceSkipped: true }),
+        onError: (message) => log(`afp serve: checkpoint: ${message}`),
+        ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }),
+      });
+}
+
+/** With a command log: how an admin action is logged (and counted towards the next checkpoint). */
+function recorderOf(
+  commandLog: CommandLog | undefined,
+  group: GroupCommit | undefined,
+  checkpointer: Checkpointer | undefined,
+): ((command: AdminCommand) => void) | undefined {
+  return commandLog === undefined || group === undefined
+    ? undefined
+    : (command: AdminCommand) => {
+        commandLog.appendAdmin(command);
+        checkpointer?.noteAdmin(command);
+        group.appended();
+      };
+}
+
+/** After a start from a checkpoint: the entries it covers are checked in the background, damage logged. */
+function checkCoveredEntries(
+  commandLog: CommandLog | undefined,
+  coveredSeq: number | undefined,
+  closing: () => boolean,
+  log: (line: string) => void,
+): void {
+  if (commandLog !== undefined && coveredSeq !== undefined)
+    void scanCoveredEntries(commandLog, coveredSeq, closing).then(
+      (damage) => {
+        if (damage !== null) for (const line of coveredDamageLines(commandLog.file, coveredSeq, damage)) log(line);
+      },
+      (error: unknown) =>
+        log(`afp serve: warning: the check of the log entries before the checkpoint failed: ${String(error)}`),
+    );
 }
 
 /**
@@ -437,42 +466,4 @@ function loadView(shedder: LoadShedder): JsonObject {
     shed_event_loop_delay: shedder.shedDelayCount,
     body_timeouts: shedder.bodyTimeoutCount,
   };
-}
-
-/** The host of a listener's URL: a wildcard bind is reached here through 127.0.0.1; IPv6 in brackets. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return DEFAULT_HOST;
-  return host.includes(':') ? `[${host}]` : host;
-}
-
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error): void =>
-      reject(new Error(`cannot listen on ${urlHost(host)}:${port}: ${error.message}`, { cause: error }));
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-/** Stops accepting, waits for in-flight requests, cuts what remains after `forceAfterMs`. */
-async function closeAll(servers: readonly Server[], forceAfterMs: number): Promise<void> {
-  const closed = servers.map(
-    (server) =>
-      new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  );
-  const force = setTimeout(() => {
-    for (const server of servers) server.closeAllConnections();
-  }, forceAfterMs);
-  try {
-    await Promise.all(closed);
-  } finally {
-    clearTimeout(force);
-  }
 }

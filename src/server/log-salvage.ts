@@ -35,8 +35,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { syncFile, syncFolder } from '../core/atomic-file.ts';
 import { CheckpointStore, type CheckpointHeader } from './checkpoint-store.ts';
-import { checkpointDamage } from './checkpoints.ts';
-import { openCommandLog, type CommandLog, type CommandRow, type LogSettings } from './command-log.ts';
+import { checkpointDamage } from './checkpoint-load.ts';
+import { openCommandLog, type CommandLog, type StoredRow, type LogSettings } from './command-log.ts';
 
 export interface CheckpointSurvey {
   readonly seq: number;
@@ -269,7 +269,7 @@ function swapIn(file: string, building: string, aside: string): void {
 
 /** Entries 1..intactEntries, in batches, read as a stream that stops at the last (the page after it may be damaged). */
 function copyRows(source: CommandLog, target: CommandLog, intactEntries: number): void {
-  let batch: CommandRow[] = [];
+  let batch: StoredRow[] = [];
   if (intactEntries === 0) return;
   for (const row of source.rowStream(0)) {
     batch.push(row);

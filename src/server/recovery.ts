@@ -59,7 +59,7 @@ import type {
 } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
 import { TimeTravel } from './time-travel.ts';
-import { loadCheckpoint } from './checkpoints.ts';
+import { loadCheckpoint } from './checkpoint-load.ts';
 import { applyReset, applyRevert, applySnapshot } from './time-travel-routes.ts';
 import { isFailure } from '../core/errors.ts';
 
@@ -262,77 +262,92 @@ export function replayCommands(
   commands: Iterable<LoggedCommand>,
   log: { file: string; seed: string },
 ): { error: string } | null {
-  const { platform, dispatcher, timeTravel } = position;
-  const seed = log.seed;
   for (const command of commands) {
     const where = `--data ${log.file}: entry ${command.seq}`;
     if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
-    if (command.seq !== position.seq + 1)
-      return {
-        error: `--data ${log.file}: entry ${position.seq + 1} is corrupt (missing: the log goes on at entry ${command.seq})`,
-      };
-    position.seq = command.seq;
-    const travels = command.kind === 'revert' || command.kind === 'reset';
-    const fromMs = travels ? command.fromMs : command.atMs;
-    if (fromMs < position.lastAtMs)
-      return { error: `${where} is corrupt (its instant ${fromMs} is before the previous ${position.lastAtMs})` };
-    position.lastAtMs = command.atMs;
-    position.commands++;
+    const outOfOrder = takeTurn(position, command, log.file, where);
+    if (outOfOrder !== null) return { error: outOfOrder };
     try {
-      switch (command.kind) {
-        case 'request':
-          dispatcher.replay(apiRequestOf(command.request), command.atMs);
-          break;
-        case 'charge':
-          dispatcher.replayCharge(command.request, command.atMs);
-          break;
-        case 'clock':
-          applyClockMove(platform, command.atMs);
-          position.clockMovedMs += command.atMs - command.fromMs;
-          break;
-        case 'tier': {
-          const agent = platform.agents.get(command.agentId);
-          if (agent === undefined)
-            return {
-              error: `${where} sets the tier of '${command.agentId}', unknown on replay (corrupt log or a nondeterminism bug; seed ${seed})`,
-            };
-          applyTierSet(agent, command.tier);
-          break;
-        }
-        case 'deposit':
-          // The same outcome as when served: a deposit refused live is refused again.
-          applyDeposit(platform, command, command.atMs);
-          break;
-        case 'wallet-mint':
-          applyWalletMint(platform, command, command.atMs);
-          break;
-        case 'snapshot': {
-          const id = timeTravel.nextSnapshotId();
-          if (id !== command.id)
-            return {
-              error: `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${seed})`,
-            };
-          applySnapshot(timeTravel, id, command.atMs);
-          break;
-        }
-        case 'revert': {
-          const reverted = applyRevert(timeTravel, command.id);
-          if (isFailure(reverted) || reverted.toMs !== command.atMs)
-            return {
-              error: `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${seed})`,
-            };
-          position.clockMovedMs += command.atMs - command.fromMs;
-          break;
-        }
-        case 'reset':
-          if (applyReset(timeTravel).toMs !== command.atMs)
-            return { error: `${where} resets to ${command.atMs}, not the log's start (corrupt log)` };
-          position.clockMovedMs += command.atMs - command.fromMs;
-          break;
-      }
+      const error = applyLogged(position, command, where, log.seed);
+      if (error !== null) return { error };
     } catch {
       position.internalErrors++;
     }
+  }
+  return null;
+}
+
+/** The entry's place: the next seq, at or after the instant before it; the position moved on, or why not. */
+function takeTurn(
+  position: ReplayPosition,
+  command: Exclude<LoggedCommand, { kind: 'corrupt' }>,
+  file: string,
+  where: string,
+): string | null {
+  if (command.seq !== position.seq + 1)
+    return `--data ${file}: entry ${position.seq + 1} is corrupt (missing: the log goes on at entry ${command.seq})`;
+  position.seq = command.seq;
+  const travels = command.kind === 'revert' || command.kind === 'reset';
+  const fromMs = travels ? command.fromMs : command.atMs;
+  if (fromMs < position.lastAtMs)
+    return `${where} is corrupt (its instant ${fromMs} is before the previous ${position.lastAtMs})`;
+  position.lastAtMs = command.atMs;
+  position.commands++;
+  return null;
+}
+
+/** One entry applied as it was served; why it cannot be (a corrupt log or a nondeterminism bug), or null. */
+function applyLogged(
+  position: ReplayPosition,
+  command: Exclude<LoggedCommand, { kind: 'corrupt' }>,
+  where: string,
+  seed: string,
+): string | null {
+  const { platform, dispatcher, timeTravel } = position;
+  switch (command.kind) {
+    case 'request':
+      dispatcher.replay(apiRequestOf(command.request), command.atMs);
+      break;
+    case 'charge':
+      dispatcher.replayCharge(command.request, command.atMs);
+      break;
+    case 'clock':
+      applyClockMove(platform, command.atMs);
+      position.clockMovedMs += command.atMs - command.fromMs;
+      break;
+    case 'tier': {
+      const agent = platform.agents.get(command.agentId);
+      if (agent === undefined)
+        return `${where} sets the tier of '${command.agentId}', unknown on replay (corrupt log or a nondeterminism bug; seed ${seed})`;
+      applyTierSet(agent, command.tier);
+      break;
+    }
+    case 'deposit':
+      // The same outcome as when served: a deposit refused live is refused again.
+      applyDeposit(platform, command, command.atMs);
+      break;
+    case 'wallet-mint':
+      applyWalletMint(platform, command, command.atMs);
+      break;
+    case 'snapshot': {
+      const id = timeTravel.nextSnapshotId();
+      if (id !== command.id)
+        return `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${seed})`;
+      applySnapshot(timeTravel, id, command.atMs);
+      break;
+    }
+    case 'revert': {
+      const reverted = applyRevert(timeTravel, command.id);
+      if (isFailure(reverted) || reverted.toMs !== command.atMs)
+        return `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${seed})`;
+      position.clockMovedMs += command.atMs - command.fromMs;
+      break;
+    }
+    case 'reset':
+      if (applyReset(timeTravel).toMs !== command.atMs)
+        return `${where} resets to ${command.atMs}, not the log's start (corrupt log)`;
+      position.clockMovedMs += command.atMs - command.fromMs;
+      break;
   }
   return null;
 }

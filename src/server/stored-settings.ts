@@ -1,5 +1,5 @@
 /**
- * The shapes a command log's stored settings must have (command-log.ts readSettings): a bigint as
+ * The shapes a command log's stored settings must have (log-meta.ts readSettings): a bigint as
  * its `{ $bigint }` tag, fault windows, game closures, trading shocks and market closures; and
  * their texts where a stored setting differs from the one asked for. Why a
  * file of its own: the log reads and writes entries; what a well-formed stored setting is, is one

@@ -170,6 +170,17 @@ function durationStep(document: Document, durationMs: number, text: string): str
   return dropped.length === 0 ? `duration ${text}` : `duration ${text} (without ${dropped.join(', ')}, after the end)`;
 }
 
+/** A shrink under way: the smallest failing document so far, its run, and the runs spent. */
+interface Shrinking {
+  readonly maxRuns: number;
+  readonly steps: string[];
+  document: Document;
+  best: Trial;
+  /** Runs the edited copy; keeps it when it still fails the same way (failedAs). */
+  readonly attempt: (edit: (copy: Document) => void, step: string) => Promise<boolean>;
+  readonly canRun: () => boolean;
+}
+
 export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
   const maxRuns = options.maxRuns ?? SHRINK_RUNS_DEFAULT;
   let runs = 0;
@@ -197,139 +208,190 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
       : { kind: 'limit', message: limit, original: shapeOf(first) };
   }
   const original = shapeOf(first);
-  let document: Document = parseDocument(options.text);
+  const document: Document = parseDocument(options.text);
   if (!isMap(document.contents)) return { kind: 'invalid', message: `${options.fileName}: not a mapping` };
-  let best: Trial = first;
-  const steps: string[] = [];
-
-  /** Runs the edited copy; keeps it when it still fails the same way (failedAs). */
-  const attempt = async (edit: (copy: Document) => void, step: string): Promise<boolean> => {
-    if (runs >= maxRuns) return false;
-    const copy = document.clone();
-    edit(copy);
-    const outcome = await trial(copy.toString({ lineWidth: 0 }));
-    if (typeof outcome === 'string') return false;
-    if (failedAs(outcome.result) !== failed) {
-      outcome.result.record.events.dispose();
-      return false;
-    }
-    best.result.record.events.dispose();
-    document = copy;
-    best = outcome;
-    steps.push(step);
-    options.onRun?.(runs, shapeOf(best));
-    return true;
+  const state: Shrinking = {
+    maxRuns,
+    steps: [],
+    document,
+    best: first,
+    canRun: () => runs < maxRuns,
+    attempt: async (edit, step) => {
+      if (runs >= maxRuns) return false;
+      const copy = state.document.clone();
+      edit(copy);
+      const outcome = await trial(copy.toString({ lineWidth: 0 }));
+      if (typeof outcome === 'string') return false;
+      if (failedAs(outcome.result) !== failed) {
+        outcome.result.record.events.dispose();
+        return false;
+      }
+      state.best.result.record.events.dispose();
+      state.document = copy;
+      state.best = outcome;
+      state.steps.push(step);
+      options.onRun?.(runs, shapeOf(state.best));
+      return true;
+    },
   };
-
   let changed = true;
-  while (changed && runs < maxRuns) {
-    changed = false;
-    // Time after the failure cannot matter: end the run just after it (the clock's next second). A
-    // liveness failure has no instant inside the run (an item left unsettled may be from its first
-    // second), so its cuts start at one second.
-    const failureAtMs = best.result.failure?.violation.atMs ?? best.scenario.startMs;
-    const neededMs = Math.max(1_000, Math.ceil((failureAtMs - best.scenario.startMs + 1) / 1_000) * 1_000);
-    // Agents may pace themselves by the run's length, so a cut can move the failure: try the
-    // failure's own instant, then doubling margins, and keep the first that still fails.
-    for (let durationMs = neededMs; durationMs < best.scenario.durationMs; durationMs *= 2) {
-      const text = formatDuration(durationMs);
-      const step = durationStep(document, durationMs, text);
-      if (await attempt((copy) => endRunAt(copy, durationMs, text), step)) {
-        changed = true;
-        break;
-      }
-    }
-    // Whole populations, then each population's count, smallest first.
-    for (
-      let index = sequenceLength(document, 'populations') - 1;
-      index >= 0 && sequenceLength(document, 'populations') > 1;
-      index--
-    ) {
-      const agent = String(document.getIn(['populations', index, 'agent']));
-      changed =
-        (await attempt((copy) => copy.deleteIn(['populations', index]), `without the ${agent} population`)) || changed;
-    }
-    // Each count by bisection: the smallest count found that still fails (failures need not be
-    // monotone in the count, so this finds a small one, not always the smallest).
-    for (let index = 0; index < sequenceLength(document, 'populations'); index++) {
-      const agent = String(document.getIn(['populations', index, 'agent']));
-      let low = 1;
-      let high = populationCount(document, index); // fails at `high`
-      while (low < high && runs < maxRuns) {
-        const middle = Math.floor((low + high) / 2);
-        if (await attempt((copy) => copy.setIn(['populations', index, 'count'], middle), `${middle} ${agent}`)) {
-          high = middle;
-          changed = true;
-        } else {
-          low = middle + 1;
-        }
-      }
-    }
-    // Then the agents before the ones that matter: `first` skips them and keeps the rest's identities
-    // (agent-numbering.ts), so a failure caused by agent 281 of 500 can shrink to that agent alone.
-    for (let index = 0; index < sequenceLength(document, 'populations'); index++) {
-      const agent = String(document.getIn(['populations', index, 'agent']));
-      const count = populationCount(document, index);
-      const firstValue = document.getIn(['populations', index, 'first']);
-      const first = typeof firstValue === 'number' ? firstValue : 0;
-      let low = 0; // dropping `low` agents from the front still fails
-      let high = count - 1;
-      while (low < high && runs < maxRuns) {
-        const middle = Math.ceil((low + high) / 2);
-        const kept = await attempt(
-          (copy) => {
-            copy.setIn(['populations', index, 'first'], first + middle);
-            copy.setIn(['populations', index, 'count'], count - middle);
-          },
-          `${agent} from index ${first + middle} (${count - middle})`,
-        );
-        if (kept) {
-          low = middle;
-          changed = true;
-        } else {
-          high = middle - 1;
-        }
-      }
-    }
-    // Fault windows, closures and shocks: drop each.
-    for (const { path } of WINDOWS) {
-      const length = (): number => {
-        const node = document.getIn(path);
-        return isSeq(node) ? node.items.length : 0;
-      };
-      for (let index = length() - 1; index >= 0; index--) {
-        changed =
-          (await attempt((copy) => copy.deleteIn([...path, index]), `without ${path.join('.')}[${index}]`)) || changed;
-      }
-    }
-    // Last, a property agent's actions, by fast-check's shrinker (shrink-actions.ts).
-    changed =
-      (await shrinkPropertyActions({
-        document: () => document,
-        seed: options.seed,
-        attempt,
-        canRun: () => runs < maxRuns,
-      })) || changed;
+  while (changed && state.canRun()) {
+    changed = await shrinkRound(state, options.seed);
   }
-  // Every kept run failed as the first did (attempt), so `best` still does.
+  return shrunkResult(state, { seed: options.seed, original, runs });
+}
+
+/** One round of every shrink step, in order; true when any kept an edit. */
+async function shrinkRound(state: Shrinking, seed: string): Promise<boolean> {
+  let changed = false;
+  changed = (await cutDuration(state)) || changed;
+  changed = (await dropPopulations(state)) || changed;
+  changed = (await bisectCounts(state)) || changed;
+  changed = (await dropFrontAgents(state)) || changed;
+  changed = (await dropWindows(state)) || changed;
+  // Last, a property agent's actions, by fast-check's shrinker (shrink-actions.ts).
+  changed =
+    (await shrinkPropertyActions({
+      document: () => state.document,
+      seed,
+      attempt: state.attempt,
+      canRun: state.canRun,
+    })) || changed;
+  return changed;
+}
+
+/**
+ * Time after the failure cannot matter: end the run just after it (the clock's next second). A
+ * liveness failure has no instant inside the run (an item left unsettled may be from its first
+ * second), so its cuts start at one second.
+ */
+async function cutDuration(state: Shrinking): Promise<boolean> {
+  const { best } = state;
+  const failureAtMs = best.result.failure?.violation.atMs ?? best.scenario.startMs;
+  const neededMs = Math.max(1_000, Math.ceil((failureAtMs - best.scenario.startMs + 1) / 1_000) * 1_000);
+  // Agents may pace themselves by the run's length, so a cut can move the failure: try the
+  // failure's own instant, then doubling margins, and keep the first that still fails.
+  for (let durationMs = neededMs; durationMs < state.best.scenario.durationMs; durationMs *= 2) {
+    const text = formatDuration(durationMs);
+    const step = durationStep(state.document, durationMs, text);
+    if (await state.attempt((copy) => endRunAt(copy, durationMs, text), step)) return true;
+  }
+  return false;
+}
+
+/** Whole populations, last first, while more than one is left. */
+async function dropPopulations(state: Shrinking): Promise<boolean> {
+  let changed = false;
+  for (
+    let index = sequenceLength(state.document, 'populations') - 1;
+    index >= 0 && sequenceLength(state.document, 'populations') > 1;
+    index--
+  ) {
+    const agent = String(state.document.getIn(['populations', index, 'agent']));
+    changed =
+      (await state.attempt((copy) => copy.deleteIn(['populations', index]), `without the ${agent} population`)) ||
+      changed;
+  }
+  return changed;
+}
+
+/**
+ * Each count by bisection: the smallest count found that still fails (failures need not be
+ * monotone in the count, so this finds a small one, not always the smallest).
+ */
+async function bisectCounts(state: Shrinking): Promise<boolean> {
+  let changed = false;
+  for (let index = 0; index < sequenceLength(state.document, 'populations'); index++) {
+    const agent = String(state.document.getIn(['populations', index, 'agent']));
+    let low = 1;
+    let high = populationCount(state.document, index); // fails at `high`
+    while (low < high && state.canRun()) {
+      const middle = Math.floor((low + high) / 2);
+      if (await state.attempt((copy) => copy.setIn(['populations', index, 'count'], middle), `${middle} ${agent}`)) {
+        high = middle;
+        changed = true;
+      } else {
+        low = middle + 1;
+      }
+    }
+  }
+  return changed;
+}
+
+/**
+ * Then the agents before the ones that matter: `first` skips them and keeps the rest's identities
+ * (agent-numbering.ts), so a failure caused by agent 281 of 500 can shrink to that agent alone.
+ */
+async function dropFrontAgents(state: Shrinking): Promise<boolean> {
+  let changed = false;
+  for (let index = 0; index < sequenceLength(state.document, 'populations'); index++) {
+    const agent = String(state.document.getIn(['populations', index, 'agent']));
+    const count = populationCount(state.document, index);
+    const firstValue = state.document.getIn(['populations', index, 'first']);
+    const first = typeof firstValue === 'number' ? firstValue : 0;
+    let low = 0; // dropping `low` agents from the front still fails
+    let high = count - 1;
+    while (low < high && state.canRun()) {
+      const middle = Math.ceil((low + high) / 2);
+      const kept = await state.attempt(
+        (copy) => {
+          copy.setIn(['populations', index, 'first'], first + middle);
+          copy.setIn(['populations', index, 'count'], count - middle);
+        },
+        `${agent} from index ${first + middle} (${count - middle})`,
+      );
+      if (kept) {
+        low = middle;
+        changed = true;
+      } else {
+        high = middle - 1;
+      }
+    }
+  }
+  return changed;
+}
+
+/** Fault windows, closures and shocks: drop each. */
+async function dropWindows(state: Shrinking): Promise<boolean> {
+  let changed = false;
+  for (const { path } of WINDOWS) {
+    const length = (): number => {
+      const node = state.document.getIn(path);
+      return isSeq(node) ? node.items.length : 0;
+    };
+    for (let index = length() - 1; index >= 0; index--) {
+      changed =
+        (await state.attempt((copy) => copy.deleteIn([...path, index]), `without ${path.join('.')}[${index}]`)) ||
+        changed;
+    }
+  }
+  return changed;
+}
+
+/** The shrunk run, as the result says it. Every kept run failed as the first did (attempt), so `best` still does. */
+function shrunkResult(
+  state: Shrinking,
+  spent: { readonly seed: string; readonly original: RunShape; readonly runs: number },
+): ShrinkResult {
+  const { best, document } = state;
   const violation = best.result.failure;
   const failure: ShrinkFailure =
     violation === null
       ? { invariant: null, message: best.result.limit ?? '', atMs: best.result.record.endMs }
       : { invariant: violation.invariant, message: violation.violation.message, atMs: violation.violation.atMs };
   // The file names its seed, so `afp run` of it alone reproduces the failure (with the defects' flag).
-  document.set('seed', options.seed);
+  document.set('seed', spent.seed);
   return {
     kind: 'shrunk',
     failed: failure.invariant === null ? 'liveness' : 'invariant',
     invariant: failure.invariant,
-    original,
+    original: spent.original,
     shrunk: shapeOf(best),
     text: document.toString({ lineWidth: 0 }),
     failure,
-    runs,
-    budgetSpent: runs >= maxRuns,
-    steps,
+    runs: spent.runs,
+    budgetSpent: spent.runs >= state.maxRuns,
+    steps: state.steps,
     scenario: best.scenario,
     record: best.result.record,
   };

@@ -27,20 +27,7 @@ export function buildRunRecord(
     errors: agent.counts.errors,
     rateLimited: agent.counts.rateLimited,
   }));
-  const escrows: EscrowRow[] = [];
-  for (const escrow of sim.platform.escrow.all()) {
-    escrows.push({
-      escrowId: escrow.id,
-      senderId: escrow.senderId,
-      receiverId: escrow.receiverId,
-      amountMicro: escrow.amountMicro,
-      feeMicro: escrow.feeMicro,
-      status: escrow.status,
-      createdAtMs: escrow.createdAtMs,
-      expiresAtMs: escrow.expiresAtMs,
-      settledAtMs: escrow.settledAtMs,
-    });
-  }
+  const escrows = escrowRowsOf(sim.platform);
   let agentBalancesMicro = 0n;
   for (const agent of sim.platform.agents.all()) agentBalancesMicro += ledger.balance(agentAccount(agent.id));
   const casino = sim.casinoLog.data(options.endMs);
@@ -84,6 +71,25 @@ export function buildRunRecord(
       answer: fault.answer,
     })),
   };
+}
+
+/** Every escrow of the run as its report row, in the service's order. */
+function escrowRowsOf(platform: Platform): EscrowRow[] {
+  const escrows: EscrowRow[] = [];
+  for (const escrow of platform.escrow.all()) {
+    escrows.push({
+      escrowId: escrow.id,
+      senderId: escrow.senderId,
+      receiverId: escrow.receiverId,
+      amountMicro: escrow.amountMicro,
+      feeMicro: escrow.feeMicro,
+      status: escrow.status,
+      createdAtMs: escrow.createdAtMs,
+      expiresAtMs: escrow.expiresAtMs,
+      settledAtMs: escrow.settledAtMs,
+    });
+  }
+  return escrows;
 }
 
 /** Every order and position of the run, in the book's order; nothing when no order was placed. */

@@ -95,51 +95,15 @@ export function mergeSweepTexts(files: readonly { readonly name: string; readonl
     return { ok: false, message: `afp sweep merge takes at most ${MERGE_FILES_MAX} files` };
   const parsedFiles: { name: string; value: SweepFile }[] = [];
   for (const file of files) {
-    let json: unknown;
-    try {
-      json = JSON.parse(file.text);
-    } catch (error) {
-      return {
-        ok: false,
-        message: `${file.name}: not JSON (${error instanceof Error ? error.message : String(error)})`,
-      };
-    }
-    const parsed = sweepFile.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return {
-        ok: false,
-        message: `${file.name}: not an afp sweep.json (${issue === undefined ? 'invalid' : `${issue.path.join('.') || '(top)'}: ${issue.message}`})`,
-      };
-    }
-    parsedFiles.push({ name: file.name, value: parsed.data });
+    const parsed = parseSweepFile(file);
+    if (typeof parsed === 'string') return { ok: false, message: parsed };
+    parsedFiles.push({ name: file.name, value: parsed });
   }
   const first = (parsedFiles[0] as { name: string; value: SweepFile }).value;
   const rows = new Map<number, SweepRow>();
   for (const { name, value } of parsedFiles) {
-    if (value.scenario !== first.scenario || value.file !== first.file)
-      return {
-        ok: false,
-        message: `${name}: scenario ${value.scenario} (${value.file}) differs from ${first.scenario} (${first.file})`,
-      };
-    if (value.defects.join(',') !== first.defects.join(','))
-      return {
-        ok: false,
-        message: `${name}: defects [${value.defects.join(',')}] differ from [${first.defects.join(',')}]`,
-      };
-    if (value.seeds_total !== first.seeds_total)
-      return { ok: false, message: `${name}: a sweep of ${value.seeds_total} seeds, not ${first.seeds_total}` };
-    const seedsGiven = value.seeds_given ?? null;
-    const firstSeeds = first.seeds_given ?? null;
-    if (seedsGiven !== null && firstSeeds !== null && seedsGiven !== firstSeeds)
-      return { ok: false, message: `${name}: a sweep of --seeds ${seedsGiven}, not --seeds ${firstSeeds}` };
-    const swarm = value.swarm ?? null;
-    const firstSwarm = first.swarm ?? null;
-    if (swarm !== null && firstSwarm !== null && swarm !== firstSwarm)
-      return {
-        ok: false,
-        message: `${name}: a sweep ${swarm ? 'with' : 'without'} --swarm, but ${files[0]?.name ?? 'the first file'} is one ${firstSwarm ? 'with' : 'without'}`,
-      };
+    const differs = differsFromFirst(name, value, first, files[0]?.name ?? 'the first file');
+    if (differs !== null) return { ok: false, message: differs };
     for (const parsedRow of value.seeds) {
       if (parsedRow.index >= value.seeds_total)
         return {
@@ -173,6 +137,41 @@ export function mergeSweepTexts(files: readonly { readonly name: string; readonl
       .filter((index) => !rows.has(index))
       .slice(0, MISSING_LISTED_MAX),
   };
+}
+
+/** One file read as a sweep.json, or why it is not one. */
+function parseSweepFile(file: { readonly name: string; readonly text: string }): SweepFile | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(file.text);
+  } catch (error) {
+    return `${file.name}: not JSON (${error instanceof Error ? error.message : String(error)})`;
+  }
+  const parsed = sweepFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `${file.name}: not an afp sweep.json (${issue === undefined ? 'invalid' : `${issue.path.join('.') || '(top)'}: ${issue.message}`})`;
+  }
+  return parsed.data;
+}
+
+/** Why a shard is not of the first file's sweep (scenario, defects, seeds, swarm), or null when it is. */
+function differsFromFirst(name: string, value: SweepFile, first: SweepFile, firstName: string): string | null {
+  if (value.scenario !== first.scenario || value.file !== first.file)
+    return `${name}: scenario ${value.scenario} (${value.file}) differs from ${first.scenario} (${first.file})`;
+  if (value.defects.join(',') !== first.defects.join(','))
+    return `${name}: defects [${value.defects.join(',')}] differ from [${first.defects.join(',')}]`;
+  if (value.seeds_total !== first.seeds_total)
+    return `${name}: a sweep of ${value.seeds_total} seeds, not ${first.seeds_total}`;
+  const seedsGiven = value.seeds_given ?? null;
+  const firstSeeds = first.seeds_given ?? null;
+  if (seedsGiven !== null && firstSeeds !== null && seedsGiven !== firstSeeds)
+    return `${name}: a sweep of --seeds ${seedsGiven}, not --seeds ${firstSeeds}`;
+  const swarm = value.swarm ?? null;
+  const firstSwarm = first.swarm ?? null;
+  if (swarm !== null && firstSwarm !== null && swarm !== firstSwarm)
+    return `${name}: a sweep ${swarm ? 'with' : 'without'} --swarm, but ${firstName} is one ${firstSwarm ? 'with' : 'without'}`;
+  return null;
 }
 
 export async function mergeSweepFiles(paths: readonly string[]): Promise<MergeResult> {

@@ -5,7 +5,9 @@
 // positions and domains are still what the model holds — in-process and against
 // `afp serve --clock manual`. And the frame catches a row whose bad input was accepted.
 import { describe, expect, it } from 'vitest';
-import { CHECK_START_MS, inProcessTarget, liveTarget, type CheckRun } from '../../src/check/check-target.ts';
+import { CHECK_START_MS, type CheckRun } from '../../src/check/check-target.ts';
+import { inProcessTarget } from '../../src/check/in-process-target.ts';
+import { liveTarget } from '../../src/check/live-target.ts';
 import { SERVICE_BAD_INPUTS, badInputCommand } from '../../src/check/command-bad-input.ts';
 import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../src/check/model-command.ts';

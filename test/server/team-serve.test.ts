@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../fixtures/cli-child.ts';
 import { startServeChild, type ServeChild } from '../fixtures/serve-child.ts';
-import { K6, ROOT } from '../export/k6-agents-kit.ts';
+import { K6, K6_SKIP, ROOT } from '../export/k6-agents-kit.ts';
 
 const run = promisify(execFile);
 const TOKEN = 'team-serve-test-token-42';
@@ -199,52 +199,56 @@ describe.skipIf(skipReason !== null && process.env['CI'] === undefined)('beyond 
     expect(withoutTokenFile).not.toContain('admin_url');
   });
 
-  it("a k6 pod's exported script reads the mounts and the clock with AFP_ADMIN_TOKEN", async () => {
-    const api = withToken.urls['api'] ?? '';
-    const dir = mkdtempSync(join(tmpdir(), 'afp-team-k6-'));
-    try {
-      const script = join(dir, 'smoke.js');
-      await run(
-        process.execPath,
-        [CLI_MAIN, 'export', 'k6', join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--out', script],
-        {
-          timeout: 60_000,
-        },
-      );
-      const setupStatuses = async (environment: string[]): Promise<string[]> => {
-        const out = join(dir, `points-${environment.length}.json`);
+  // Without a k6 (outside CI), skipped with its reason, as every k6 test is (test/fixtures/k6-binary.ts).
+  it.skipIf(K6_SKIP !== undefined)(
+    `a k6 pod's exported script reads the mounts and the clock with AFP_ADMIN_TOKEN${K6_SKIP === undefined ? '' : ` (skipped: ${K6_SKIP})`}`,
+    async () => {
+      const api = withToken.urls['api'] ?? '';
+      const dir = mkdtempSync(join(tmpdir(), 'afp-team-k6-'));
+      try {
+        const script = join(dir, 'smoke.js');
         await run(
-          'ip',
-          [
-            'netns',
-            'exec',
-            ns?.name ?? '',
-            'env',
-            'K6_NO_USAGE_REPORT=true',
-            `AFP_TARGET=${api}`,
-            ...environment,
-            K6,
-            'run',
-            '--address',
-            '',
-            '--quiet',
-            '--out',
-            `json=${out}`,
-            script,
-          ],
-          { timeout: 120_000 },
-        ).catch(() => undefined);
-        return readFileSync(out, 'utf8')
-          .split('\n')
-          .filter((line) => line.includes('"metric":"http_reqs"') && line.includes('"name":"afp.setup"'))
-          .map((line) => (JSON.parse(line) as { data: { tags: { status: string } } }).data.tags.status);
-      };
-      expect(await setupStatuses([`AFP_ADMIN_TOKEN=${TOKEN}`])).toEqual(['200', '200']);
-      expect(await setupStatuses([])).toEqual(['401']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+          process.execPath,
+          [CLI_MAIN, 'export', 'k6', join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--out', script],
+          {
+            timeout: 60_000,
+          },
+        );
+        const setupStatuses = async (environment: string[]): Promise<string[]> => {
+          const out = join(dir, `points-${environment.length}.json`);
+          await run(
+            'ip',
+            [
+              'netns',
+              'exec',
+              ns?.name ?? '',
+              'env',
+              'K6_NO_USAGE_REPORT=true',
+              `AFP_TARGET=${api}`,
+              ...environment,
+              K6,
+              'run',
+              '--address',
+              '',
+              '--quiet',
+              '--out',
+              `json=${out}`,
+              script,
+            ],
+            { timeout: 120_000 },
+          ).catch(() => undefined);
+          return readFileSync(out, 'utf8')
+            .split('\n')
+            .filter((line) => line.includes('"metric":"http_reqs"') && line.includes('"name":"afp.setup"'))
+            .map((line) => (JSON.parse(line) as { data: { tags: { status: string } } }).data.tags.status);
+        };
+        expect(await setupStatuses([`AFP_ADMIN_TOKEN=${TOKEN}`])).toEqual(['200', '200']);
+        expect(await setupStatuses([])).toEqual(['401']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('a serve beyond loopback with no token keeps its doors local and says so at start', async () => {
     const api = withoutToken.urls['api'] ?? '';

@@ -254,86 +254,120 @@ function withoutParams(verdict: SchemeVerdict, reason: string): SchemeVerdict {
 function verifyAll(
   options: FairnessAuditOptions,
   trails: ReadonlyArray<AuditedBet | null>,
-  revealed: {
-    readonly seeds: ReadonlyMap<string, string>;
-    readonly reveals: ReadonlyMap<string, SeedReveal>;
-    readonly trailReveals: ReadonlyArray<SeedReveal | null>;
-  },
+  revealed: Revealed,
 ): GameTally[] {
-  const { seeds } = revealed;
   const { scheme, findings } = options;
-  const tallies = new Map<string, GameTally>();
-  const draws = new Map<string, { owner: string; betId: string }>();
-  const variants = new Map<string, { game: string; params: JsonObject }>();
-  const offRule = new Set<string>();
-  const drawTally = new DrawTally();
-  const answerTally = new AnswerTally();
+  const run: Verifying = {
+    tallies: new Map(),
+    draws: new Map(),
+    variants: new Map(),
+    offRule: new Set(),
+    drawTally: new DrawTally(),
+    answerTally: new AnswerTally(),
+  };
   for (const [index, trail] of trails.entries()) {
     if (trail === null) continue;
-    const { bet } = trail;
-    const tally = tallyOf(tallies, bet.game);
-    tally.audited += 1;
-    const params = trail.params ?? scheme.paramsOf?.(bet.game, bet.result) ?? null;
-    const variant = variantOf(bet.game, params);
-    if (params !== null && !variants.has(variant) && variants.size < VARIANTS_COMPARED_MAX)
-      variants.set(variant, { game: bet.game, params });
-    const schemeBet: SchemeBet = { ...bet, params: params ?? {} };
-    checkDraw(findings, draws, schemeBet, {
-      round: scheme.roundOf?.(schemeBet) ?? null,
-      nonces: scheme.legsOf?.(schemeBet)?.map((leg) => leg.nonce) ?? [bet.nonce],
+    verifyOne(options, run, trail, {
+      seedHex: revealed.seeds.get(trail.bet.seedHash) ?? trail.revealedSeed,
+      seedReveal: revealed.seeds.has(trail.bet.seedHash)
+        ? revealed.reveals.get(trail.bet.seedHash)
+        : revealed.trailReveals[index],
     });
-    const seedHex = seeds.get(bet.seedHash) ?? trail.revealedSeed;
-    const seedReveal = seeds.has(bet.seedHash) ? revealed.reveals.get(bet.seedHash) : revealed.trailReveals[index];
-    const checked = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
-    const verdict =
-      checked === null || params !== null
-        ? checked
-        : withoutParams(
-            checked,
-            `the audit trail carries no parameters and the ${scheme.name} scheme cannot read them from the result`,
-          );
-    if (seedHex !== null && verdict !== null && proofHolds(verdict))
-      drawTally.add(scheme, {
-        bet: schemeBet,
-        verdict,
-        seedHex,
-        ...(seedReveal === undefined || seedReveal === null ? {} : { request: seedReveal }),
-      });
-    const exact = verdict !== null && proofHolds(verdict) && verdict.outcome.status === 'ok';
-    answerTally.add(findings, scheme, schemeBet, variant, exact);
-    recordVerification(findings, {
-      bet: schemeBet,
-      variant,
-      seedHex,
-      verdict,
-      scheme: scheme.name,
-      publishedIsAdvertised: scheme.documentsAdvertise === true,
-      contradictsItself: selfContradiction(scheme, schemeBet),
-      ...(seedReveal === undefined || seedReveal === null ? {} : { seedReveal }),
-      payoutFields: [...payoutFieldsOf(scheme, bet.game), ...(scheme.ruleFields?.(bet.game) ?? [])],
-    });
-    // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
-    if (
-      verdict !== null &&
-      proofHolds(verdict) &&
-      scheme.documentsAdvertise !== true &&
-      (verdict.outcome.status === 'failed' || verdict.payout.status === 'failed')
-    )
-      offRule.add(bet.game);
-    if (verdict === null) {
-      tally.notRevealed += 1;
-      continue;
-    }
-    // A bet whose proof failed is not verified (its findings say so), nor judged by the rule.
-    if (!proofHolds(verdict)) continue;
-    tally.verified += 1;
-    if (verdict.outcome.status === 'ok') tally.followedRule += 1;
-    if (verdict.payout.status === 'ok') tally.paidRight += 1;
-    if (verdict.outcome.status === 'not-checked' || verdict.payout.status === 'not-checked') tally.notChecked += 1;
   }
-  drawTally.record(findings, scheme.name);
-  answerTally.record();
-  for (const [variant, played] of [...variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    if (!offRule.has(played.game)) recordDocumentsDifference(findings, scheme, { ...played, variant });
-  return [...tallies.values()].sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : 0));
+  run.drawTally.record(findings, scheme.name);
+  run.answerTally.record();
+  for (const [variant, played] of [...run.variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if (!run.offRule.has(played.game)) recordDocumentsDifference(findings, scheme, { ...played, variant });
+  return [...run.tallies.values()].sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : 0));
+}
+
+/** The seeds the audit saw revealed: by seed hash, and per trail where the trail revealed its own. */
+interface Revealed {
+  readonly seeds: ReadonlyMap<string, string>;
+  readonly reveals: ReadonlyMap<string, SeedReveal>;
+  readonly trailReveals: ReadonlyArray<SeedReveal | null>;
+}
+
+/** What verifying the trails keeps across bets. */
+interface Verifying {
+  readonly tallies: Map<string, GameTally>;
+  readonly draws: Map<string, { owner: string; betId: string }>;
+  readonly variants: Map<string, { game: string; params: JsonObject }>;
+  readonly offRule: Set<string>;
+  readonly drawTally: DrawTally;
+  readonly answerTally: AnswerTally;
+}
+
+/** One bet's trail verified by the scheme: its draw, its proof, its outcome and payout, tallied and recorded. */
+function verifyOne(
+  options: FairnessAuditOptions,
+  run: Verifying,
+  trail: AuditedBet,
+  seed: { readonly seedHex: string | null; readonly seedReveal: SeedReveal | null | undefined },
+): void {
+  const { scheme, findings } = options;
+  const { seedHex, seedReveal } = seed;
+  const { bet } = trail;
+  const tally = tallyOf(run.tallies, bet.game);
+  tally.audited += 1;
+  const params = trail.params ?? scheme.paramsOf?.(bet.game, bet.result) ?? null;
+  const variant = variantOf(bet.game, params);
+  if (params !== null && !run.variants.has(variant) && run.variants.size < VARIANTS_COMPARED_MAX)
+    run.variants.set(variant, { game: bet.game, params });
+  const schemeBet: SchemeBet = { ...bet, params: params ?? {} };
+  checkDraw(findings, run.draws, schemeBet, {
+    round: scheme.roundOf?.(schemeBet) ?? null,
+    nonces: scheme.legsOf?.(schemeBet)?.map((leg) => leg.nonce) ?? [bet.nonce],
+  });
+  const checked = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
+  const verdict =
+    checked === null || params !== null
+      ? checked
+      : withoutParams(
+          checked,
+          `the audit trail carries no parameters and the ${scheme.name} scheme cannot read them from the result`,
+        );
+  if (seedHex !== null && verdict !== null && proofHolds(verdict))
+    run.drawTally.add(scheme, {
+      bet: schemeBet,
+      verdict,
+      seedHex,
+      ...(seedReveal === undefined || seedReveal === null ? {} : { request: seedReveal }),
+    });
+  const exact = verdict !== null && proofHolds(verdict) && verdict.outcome.status === 'ok';
+  run.answerTally.add(findings, scheme, schemeBet, variant, exact);
+  recordVerification(findings, {
+    bet: schemeBet,
+    variant,
+    seedHex,
+    verdict,
+    scheme: scheme.name,
+    publishedIsAdvertised: scheme.documentsAdvertise === true,
+    contradictsItself: selfContradiction(scheme, schemeBet),
+    ...(seedReveal === undefined || seedReveal === null ? {} : { seedReveal }),
+    payoutFields: [...payoutFieldsOf(scheme, bet.game), ...(scheme.ruleFields?.(bet.game) ?? [])],
+  });
+  // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
+  if (
+    verdict !== null &&
+    proofHolds(verdict) &&
+    scheme.documentsAdvertise !== true &&
+    (verdict.outcome.status === 'failed' || verdict.payout.status === 'failed')
+  )
+    run.offRule.add(bet.game);
+  countVerdict(tally, verdict);
+}
+
+/** The game's tally of one bet's verdict. */
+function countVerdict(tally: GameTally, verdict: SchemeVerdict | null): void {
+  if (verdict === null) {
+    tally.notRevealed += 1;
+    return;
+  }
+  // A bet whose proof failed is not verified (its findings say so), nor judged by the rule.
+  if (!proofHolds(verdict)) return;
+  tally.verified += 1;
+  if (verdict.outcome.status === 'ok') tally.followedRule += 1;
+  if (verdict.payout.status === 'ok') tally.paidRight += 1;
+  if (verdict.outcome.status === 'not-checked' || verdict.payout.status === 'not-checked') tally.notChecked += 1;
 }

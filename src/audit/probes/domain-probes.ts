@@ -113,6 +113,24 @@ function missing(context: ProbeContext, ops: readonly OperationName[]): string |
   return null;
 }
 
+/** Two simultaneous registrations of one fresh name, answered, with the balance around them. */
+interface Race {
+  readonly domain: string;
+  readonly main: Account;
+  readonly quote: Micro | null;
+  readonly before: Micro;
+  readonly after: Micro | null;
+  readonly outcomes: readonly RegisterOutcome[];
+  readonly won: readonly RegisterOutcome[];
+  readonly evidence: string;
+}
+
+type RegisterOutcome = Awaited<ReturnType<typeof registerOnce>>;
+
+function registerOnce(context: ProbeContext, domain: string, apiKey: string) {
+  return context.session.call('domains.register', { domain, years: 1 }, apiKey);
+}
+
 export async function doubleRegistration(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
   const reason = missing(context, ['domains.register', 'domains.lookup']);
   if (reason !== null) return { status: 'skipped', note: reason };
@@ -130,13 +148,25 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
       note: `the audit account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below ${formatDecimal(needed)} USDC: a loser refused for funds would hide a lost race`,
     };
   }
-  const outcomes = await Promise.all(
-    [0, 1].map(() => context.session.call('domains.register', { domain, years: 1 }, main.apiKey)),
-  );
+  const outcomes = await Promise.all([0, 1].map(() => registerOnce(context, domain, main.apiKey)));
   const after = await balance(context, main.apiKey, balanceOp);
   const won = outcomes.filter((outcome) => outcome.kind === 'ok');
-  const lost = outcomes.filter((outcome) => outcome.kind !== 'ok');
   const evidence = `${domain}: ${outcomes.map(answerText).join(', ')}; balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`;
+  const race: Race = { domain, main, quote, before, after, outcomes, won, evidence };
+  judgeWinners(context, race, raise);
+  const judged = judgeCharge(race, raise);
+  if (won.length >= 1) await judgeOwner(context, race, raise);
+  const { charged, price } = judged;
+  return {
+    status: 'ran',
+    note: `${domain}: ${outcomes.map(answerText).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}${won.length > 0 && price === null ? ' (not judged: no answer states the price, neither the registration nor domains.check)' : ''}`,
+  };
+}
+
+/** Exactly one registration may win, and the loser must be refused 409 (or the dialect's documented name for it). */
+function judgeWinners(context: ProbeContext, race: Race, raise: Raise): void {
+  const { domain, outcomes, won, evidence } = race;
+  const lost = outcomes.filter((outcome) => outcome.kind !== 'ok');
   const first = outcomes[0];
   const reproduce = first === undefined ? {} : reproduceOf(context, first);
   if (won.length > 1) {
@@ -191,6 +221,11 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
       });
     }
   }
+}
+
+/** Exactly one yearly price (the target's) left the balance; returns what left and the price judged by. */
+function judgeCharge(race: Race, raise: Raise): { readonly charged: Micro | null; readonly price: Micro | null } {
+  const { domain, won, before, after, quote, evidence } = race;
   const charged = after === null ? null : before - after;
   // The price the winner's answer states, else the one the target quoted for the name (a deployment sets
   // its own): never the documents' price recited. With neither, a won registration's charge is not judged.
@@ -217,29 +252,29 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
       evidence,
     });
   }
-  if (won.length >= 1) {
-    const lookup = await context.session.call('domains.lookup', { domain }, main.apiKey);
-    if (lookup.kind === 'ok' && lookup.value.owner !== null && lookup.value.owner !== main.agentId) {
-      raise({
-        id: 'rule:domains:registration-owner',
-        severity: 'major',
-        kind: 'rule',
-        title: `${domain}, registered by ${main.agentId}, is held by ${lookup.value.owner}`,
-        endpoint: 'domains.lookup',
-        expected: main.agentId,
-        seen: lookup.value.owner,
-        evidence,
-        ...reproduceOf(context, lookup),
-      });
-    }
-    const winner = won[0];
-    if (won.length === 1 && winner !== undefined && winner.kind === 'ok')
-      wonNames.set(context, { domain, domainId: winner.value.domainId ?? null });
+  return { charged, price };
+}
+
+/** The won name is the registrant's; kept for the transfer probe. */
+async function judgeOwner(context: ProbeContext, race: Race, raise: Raise): Promise<void> {
+  const { domain, main, won, evidence } = race;
+  const lookup = await context.session.call('domains.lookup', { domain }, main.apiKey);
+  if (lookup.kind === 'ok' && lookup.value.owner !== null && lookup.value.owner !== main.agentId) {
+    raise({
+      id: 'rule:domains:registration-owner',
+      severity: 'major',
+      kind: 'rule',
+      title: `${domain}, registered by ${main.agentId}, is held by ${lookup.value.owner}`,
+      endpoint: 'domains.lookup',
+      expected: main.agentId,
+      seen: lookup.value.owner,
+      evidence,
+      ...reproduceOf(context, lookup),
+    });
   }
-  return {
-    status: 'ran',
-    note: `${domain}: ${outcomes.map(answerText).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}${won.length > 0 && price === null ? ' (not judged: no answer states the price, neither the registration nor domains.check)' : ''}`,
-  };
+  const winner = won[0];
+  if (won.length === 1 && winner !== undefined && winner.kind === 'ok')
+    wonNames.set(context, { domain, domainId: winner.value.domainId ?? null });
 }
 
 export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
@@ -250,24 +285,59 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
   const { main, second, balanceOp } = accounts;
   if (second === null)
     return { status: 'skipped', note: 'no second account could be opened (the buyer that cannot pay)' };
-  let won = wonNames.get(context) ?? null;
-  if (won === null) {
-    const own = await balance(context, main.apiKey, balanceOp);
-    if (own === null || own < XYZ_YEARLY_MICRO)
-      return {
-        status: 'skipped',
-        note: `the audit account's balance (${own === null ? 'unreadable' : formatDecimal(own)}) is below the ${formatDecimal(XYZ_YEARLY_MICRO)} USDC of a name to sell`,
-      };
-    const name = probeDomainName(main.agentId, 'sale');
-    const registered = await context.session.call('domains.register', { domain: name, years: 1 }, main.apiKey);
-    if (registered.kind !== 'ok')
-      return { status: 'skipped', note: `registering ${name} to sell was ${answerText(registered)}` };
-    won = { domain: name, domainId: registered.value.domainId ?? null };
-  }
-  const { domain, domainId } = won;
+  const won = await nameToSell(context, main, balanceOp);
+  if ('status' in won) return won;
   const buyerBefore = await balance(context, second.apiKey, balanceOp);
   if (buyerBefore === null) return { status: 'skipped', note: "the second account's balance could not be read" };
   const priceMicro = ((buyerBefore + PRICE_ABOVE_BALANCE_MICRO) / 10_000n) * 10_000n;
+  const sale: Sale = { ...won, main, second, balanceOp, buyerBefore, priceMicro };
+  const { noSale, acceptText } = await offerAndAccept(context, sale, raise);
+  const { grabText, owner } = await judgeAfterSale(context, sale, acceptText, raise);
+  return {
+    status: 'ran',
+    note: `${won.domain} offered at ${formatDecimal(priceMicro)} to a buyer holding ${formatDecimal(buyerBefore)}: ${noSale !== null ? `offer not sent (${noSale})` : `acceptance ${acceptText}`}, transfer without price ${grabText}, owner ${owner ?? 'unreadable'}`,
+  };
+}
+
+/** A name offered by the audit account to a buyer that cannot pay its price. */
+interface Sale {
+  readonly domain: string;
+  readonly domainId: string | null;
+  readonly main: Account;
+  readonly second: Account;
+  readonly balanceOp: DomainAccounts['balanceOp'];
+  readonly buyerBefore: Micro;
+  readonly priceMicro: Micro;
+}
+
+/** The name the race won, else one registered to sell (or why the probe is skipped). */
+async function nameToSell(
+  context: ProbeContext,
+  main: Account,
+  balanceOp: DomainAccounts['balanceOp'],
+): Promise<{ domain: string; domainId: string | null } | ProbeOutcome> {
+  const won = wonNames.get(context) ?? null;
+  if (won !== null) return won;
+  const own = await balance(context, main.apiKey, balanceOp);
+  if (own === null || own < XYZ_YEARLY_MICRO)
+    return {
+      status: 'skipped',
+      note: `the audit account's balance (${own === null ? 'unreadable' : formatDecimal(own)}) is below the ${formatDecimal(XYZ_YEARLY_MICRO)} USDC of a name to sell`,
+    };
+  const name = probeDomainName(main.agentId, 'sale');
+  const registered = await context.session.call('domains.register', { domain: name, years: 1 }, main.apiKey);
+  if (registered.kind !== 'ok')
+    return { status: 'skipped', note: `registering ${name} to sell was ${answerText(registered)}` };
+  return { domain: name, domainId: registered.value.domainId ?? null };
+}
+
+/** The offer must not move the name, and the buyer's acceptance must be refused (it cannot pay). */
+async function offerAndAccept(
+  context: ProbeContext,
+  sale: Sale,
+  raise: Raise,
+): Promise<{ readonly noSale: string | null; readonly acceptText: string }> {
+  const { domain, domainId, main, second, buyerBefore, priceMicro } = sale;
   const offer = await context.session.call(
     'domains.transfer',
     { domain, domainId, to: second.agentId, priceMicro },
@@ -324,6 +394,17 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
       ...reproduceOf(context, accept),
     });
   }
+  return { noSale, acceptText: accept === null ? 'not sent (no priced transfer)' : answerText(accept) };
+}
+
+/** A non-owner's transfer to itself without price is refused; the name stays the owner's, the buyer's balance unchanged. */
+async function judgeAfterSale(
+  context: ProbeContext,
+  sale: Sale,
+  acceptText: string,
+  raise: Raise,
+): Promise<{ readonly grabText: string; readonly owner: string | null }> {
+  const { domain, domainId, main, second, balanceOp, buyerBefore } = sale;
   const grab = await context.session.call(
     'domains.transfer',
     { domain, domainId, to: second.agentId, priceMicro: null },
@@ -345,7 +426,6 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
   const lookup = await context.session.call('domains.lookup', { domain }, main.apiKey);
   const buyerAfter = await balance(context, second.apiKey, balanceOp);
   const owner = lookup.kind === 'ok' ? lookup.value.owner : null;
-  const acceptText = accept === null ? 'not sent (no priced transfer)' : answerText(accept);
   if (owner !== null && owner !== main.agentId) {
     raise({
       id: 'money:domains:owner-moved-unpaid',
@@ -371,8 +451,5 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
       evidence: `acceptance ${acceptText}`,
     });
   }
-  return {
-    status: 'ran',
-    note: `${domain} offered at ${formatDecimal(priceMicro)} to a buyer holding ${formatDecimal(buyerBefore)}: ${noSale !== null ? `offer not sent (${noSale})` : `acceptance ${acceptText}`}, transfer without price ${answerText(grab)}, owner ${owner ?? 'unreadable'}`,
-  };
+  return { grabText: answerText(grab), owner };
 }

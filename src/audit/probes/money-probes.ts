@@ -28,14 +28,14 @@
  * is reported as skipped, never as passed.
  * Amounts are tiny (minimum bets, a 1 USDC second account), so a probe costs cents.
  */
-import { casinoBalanceMicro } from './casino-balance.ts';
+import { abs, balance, bet, PROBE_MIN_BET_MICRO as MIN_BET_MICRO, PROBE_BETS, type Probe } from './money-probe.ts';
+import { batchSummaryProbe as batchSummary } from './batch-summary-probe.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../../live/finding.ts';
 import type { CallOutcome } from '../../live/live-session.ts';
-import { isRefusal, type BetInput, type LiveBet } from '../../live/operations.ts';
+import type { LiveBet } from '../../live/operations.ts';
 import { betCredit } from '../../live/bet-credit.ts';
-import { statedBatchMaximum } from '../../live/stated-batch-maximum.ts';
 import { documentsMinimumMicro, minimumBetFinding, statedMinimumMicro } from '../../live/stated-minimum.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
@@ -43,7 +43,6 @@ import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
 import {
-  answerPlaces,
   answerText,
   reproduceOf,
   runProbe,
@@ -53,24 +52,8 @@ import {
 } from './probe-context.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
-const PROBE_BETS = 10;
-const MIN_BET_MICRO = 10_000n;
 
 export type { ProbeResult } from './probe-context.ts';
-
-interface Probe {
-  readonly name: string;
-  run(
-    context: ProbeContext,
-    raise: (finding: FindingInput) => void,
-  ): Promise<{ status: 'ran' | 'skipped'; note: string }>;
-}
-
-const abs = (value: bigint): bigint => (value < 0n ? -value : value);
-
-function balance(context: ProbeContext, apiKey = context.apiKey): Promise<Micro | null> {
-  return casinoBalanceMicro(context.session, apiKey);
-}
 
 const overdraw: Probe = {
   name: 'overdraw-withdrawal',
@@ -119,116 +102,6 @@ const overdraw: Probe = {
       status: 'ran',
       note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${answerText(outcome)}`,
     };
-  },
-};
-
-function bet(
-  index: number,
-  params: Record<string, string | number> = { side: 'heads' },
-  game = 'coin_flip',
-  amountMicro = MIN_BET_MICRO,
-): BetInput {
-  return { game, amountMicro, clientSeed: `afp-money-probe-${index}`, params };
-}
-
-const batchSummary: Probe = {
-  name: 'batch-summary',
-  async run(context, raise) {
-    if (context.session.offers('casino.batch') !== null)
-      return { status: 'skipped', note: context.session.offers('casino.batch') ?? '' };
-    let bets = [
-      ...Array.from({ length: PROBE_BETS }, (_, index) => bet(index)),
-      bet(PROBE_BETS, { side: 'heads' }, 'coin_flip', 0n),
-    ];
-    let outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
-    // Refused above the target's own batch maximum, which it states: once more within it (the invalid bet kept last).
-    const maximum = outcome.kind === 'refused' ? statedBatchMaximum(outcome.refusal, bets.length) : null;
-    if (maximum !== null) {
-      bets = [...bets.slice(0, Math.max(1, maximum - 1)), ...(maximum >= 2 ? bets.slice(-1) : [])];
-      outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
-    }
-    if (outcome.kind !== 'ok')
-      return {
-        status: 'skipped',
-        note: `the batch was not answered: ${outcome.kind === 'refused' ? `refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.refusal.message})` : outcome.kind}`,
-      };
-    // Every bet refused for the target's own minimum: the same batch once more at that minimum.
-    const minimum = outcome.value.results.every(isRefusal)
-      ? outcome.value.results
-          .map((result) => (isRefusal(result) ? statedMinimumMicro(result, MIN_BET_MICRO) : null))
-          .find((stated) => stated !== null)
-      : undefined;
-    if (minimum !== undefined && minimum !== null) {
-      const raised = bets.map((one) => (one.amountMicro === 0n ? one : { ...one, amountMicro: minimum }));
-      outcome = await context.session.call('casino.batch', { bets: raised }, context.apiKey);
-      if (outcome.kind !== 'ok')
-        return { status: 'skipped', note: `the batch at the stated minimum was not answered: ${outcome.kind}` };
-    }
-    const { results, summary } = outcome.value;
-    const placed = results.filter((result): result is LiveBet => !isRefusal(result));
-    const wagered = placed.reduce((total, one) => total + one.amountMicro, 0n);
-    // What the bets credited: stake × multiplier where amount_won is a display figure (bet-credit.ts),
-    // never the rounded figures (0 each on a target rounding to 0 places); `unsure` what no answer pins.
-    const credits = placed.map((one) => betCredit(one));
-    const won = credits.reduce(
-      (total, credit, index) => total + (credit.ok ? credit.micro : (placed[index]?.paidMicro ?? 0n)),
-      0n,
-    );
-    const reproduce = context.curlOf(outcome.request);
-    const compare = (
-      field: string,
-      seen: bigint | number | null,
-      expected: bigint | number,
-      tolerance: bigint,
-    ): void => {
-      if (seen === null) return;
-      const differs =
-        typeof seen === 'bigint' && typeof expected === 'bigint' ? abs(seen - expected) > tolerance : seen !== expected;
-      if (!differs) return;
-      const text = (value: bigint | number): string =>
-        typeof value === 'bigint' ? formatDecimal(value) : String(value);
-      raise({
-        id: `money:batch:summary:${field}`,
-        severity: 'major',
-        kind: 'money',
-        title: `the batch summary's ${field} (${text(seen)}) disagrees with its results (${text(expected)})`,
-        endpoint: 'casino.batch',
-        field: `summary.${field}`,
-        expected: text(expected),
-        seen: text(seen),
-        evidence: `${results.length} elements, ${placed.length} placed`,
-        reproduce,
-      });
-    };
-    if (summary === null) return { status: 'ran', note: 'the batch answer has no summary' };
-    compare('total', summary.total, results.length, 0n);
-    compare('errors', summary.errors, results.length - placed.length, 0n);
-    // Each shown figure within its own rounding: the target's display places, measured per figure
-    // (a shown 0 at the most places the answer's figures show: a zeroed total_wagered is still seen).
-    const last = placed.at(-1)?.balanceAfterMicro ?? null;
-    const said = outcome.value.balanceAfterMicro;
-    const places = answerPlaces([
-      ...placed.flatMap((one) => [one.paidMicro, one.balanceAfterMicro]),
-      summary.totalWageredMicro,
-      summary.totalWonMicro,
-      summary.netPnlMicro,
-      said,
-    ]);
-    const rounding = (...figures: (Micro | null)[]): Micro =>
-      shownRoundingMicro(
-        figures.map((figure) => figure ?? 0n),
-        places,
-      );
-    const shownWon = credits.reduce(
-      (total, credit, index) =>
-        total + (credit.ok ? (credit.exact ? 0n : 1n) : rounding(placed[index]?.paidMicro ?? null)),
-      0n,
-    );
-    compare('total_wagered', summary.totalWageredMicro, wagered, rounding(summary.totalWageredMicro));
-    compare('total_won', summary.totalWonMicro, won, shownWon + rounding(summary.totalWonMicro));
-    compare('net_pnl', summary.netPnlMicro, won - wagered, shownWon + rounding(summary.netPnlMicro));
-    if (last !== null) compare('balance_after', said, last, rounding(last, said));
-    return { status: 'ran', note: `${results.length} elements, ${placed.length} placed, summary compared` };
   },
 };
 
@@ -305,113 +178,40 @@ const doubleSpend: Probe = {
   },
 };
 
+/** What the bets-balance probe books: the balance its model expects, and what it placed and learned. */
+interface BetBook {
+  expected: Micro;
+  placed: number;
+  amountMicro: Micro;
+  lastRefusal: string | null;
+  /** The bets the model books since it last started from the balance (the finding's evidence). */
+  booked: string[];
+  /** Micro the model may be off by: one per credit with digits below the micro (a target keeping doubles). */
+  slackMicro: bigint;
+  /** Times the model started again from the balance (a bet whose effect no answer states). */
+  resynced: number;
+}
+
 const betsBalance: Probe = {
   name: 'bets-balance',
   async run(context, raise) {
     const before = await balance(context);
     if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
-    let expected = before;
-    let placed = 0;
-    let amountMicro = MIN_BET_MICRO;
-    let lastRefusal: string | null = null;
-    /** The bets the model books since it last started from the balance (the finding's evidence). */
-    let booked: string[] = [];
-    // Micro the model may be off by: one per credit with digits below the micro (a target keeping doubles).
-    let slackMicro = 0n;
-    /** Times the model started again from the balance (a bet whose effect no answer states). */
-    let resynced = 0;
-    /** The model starts again from the balance after such a bet; false when the balance cannot be read. */
-    const restart = async (): Promise<boolean> => {
-      const now = await balance(context);
-      if (now === null) return false;
-      [expected, slackMicro, resynced, booked] = [now, 0n, resynced + 1, []];
-      return true;
+    const book: BetBook = {
+      expected: before,
+      placed: 0,
+      amountMicro: MIN_BET_MICRO,
+      lastRefusal: null,
+      booked: [],
+      slackMicro: 0n,
+      resynced: 0,
     };
-    const unreadAfter = {
-      status: 'skipped',
-      note: 'the balance could not be read after a bet whose effect no answer states',
-    } as const;
     for (let index = 0; index < PROBE_BETS; index++) {
-      let outcome = await context.session.call(
-        'casino.bet',
-        bet(100 + index, undefined, undefined, amountMicro),
-        context.apiKey,
-      );
-      const minimum = outcome.kind === 'refused' ? learnedMinimum(context, raise, outcome, amountMicro, before) : null;
-      if (minimum !== null) {
-        amountMicro = minimum;
-        outcome = await context.session.call(
-          'casino.bet',
-          bet(100 + index, undefined, undefined, amountMicro),
-          context.apiKey,
-        );
-      }
-      if (outcome.kind === 'refused') lastRefusal = `${outcome.refusal.name}: ${outcome.refusal.message}`;
-      const unknown =
-        outcome.kind === 'unreadable' ||
-        outcome.kind === 'unreachable' ||
-        (outcome.kind === 'refused' && outcome.refusal.status >= 500);
-      // The bet may have run: what it did to the balance no answer states.
-      if (unknown && !(await restart())) return unreadAfter;
-      if (outcome.kind !== 'ok') continue;
-      placed += 1;
-      // The credit is stake × multiplier where amount_won is a display field (live/bet-credit.ts).
-      const credit = betCredit(outcome.value);
-      if (!credit.ok) {
-        // Unstated (no multiplier beside a rounded amount_won): a gap in the answer, not money gone wrong.
-        raise({
-          id: credit.unstated ? 'shape:bet:credit-unstated' : 'money:bet:credit',
-          severity: credit.unstated ? 'minor' : 'major',
-          kind: credit.unstated ? 'shape' : 'money',
-          title: `a bet's amount_won does not tell its credit: ${credit.problem}`,
-          endpoint: 'casino.bet',
-          field: 'amount_won',
-          expected: "stake × payout_multiplier, within the answer's rounding",
-          seen: outcome.value.paidMicro === null ? null : formatDecimal(outcome.value.paidMicro),
-          evidence: `bet ${outcome.value.betId}`,
-          reproduce: context.curlOf(outcome.request),
-        });
-        // Its credit unknown.
-        if (!(await restart())) return unreadAfter;
-        continue;
-      }
-      expected = expected - outcome.value.amountMicro + credit.micro;
-      booked.push(
-        `${outcome.value.betId} (staked ${formatDecimal(outcome.value.amountMicro)}, credited ${formatDecimal(credit.micro)})`,
-      );
-      if (!credit.exact) slackMicro += 1n;
-      const said = outcome.value.balanceAfterMicro;
-      if (said !== null && abs(said - expected) > shownRoundingMicro([said]) + slackMicro) {
-        raise({
-          id: 'money:bet:new-balance',
-          severity: 'major',
-          kind: 'money',
-          title: `a bet's new_balance (${formatDecimal(said)}) is not the previous balance − stake + return (${formatDecimal(expected)})`,
-          endpoint: 'casino.bet',
-          field: 'new_balance',
-          expected: formatDecimal(expected),
-          seen: formatDecimal(said),
-          evidence: `bet ${outcome.value.betId}`,
-          reproduce: context.curlOf(outcome.request),
-        });
-      }
+      if (!(await placeAndBook(context, raise, book, { index, before })))
+        return { status: 'skipped', note: 'the balance could not be read after a bet whose effect no answer states' };
     }
-    const read = await context.session.call('casino.balance', {}, context.apiKey);
-    const after = read.kind === 'ok' ? read.value.balanceMicro : null;
-    if (after !== null && abs(after - expected) > slackMicro + 1n) {
-      raise({
-        id: 'money:bet:balance-delta',
-        severity: 'critical',
-        kind: 'money',
-        title: `over ${placed} bets the balance moved to ${formatDecimal(after)}, but stakes and returns give ${formatDecimal(expected)}`,
-        endpoint: 'casino.balance',
-        field: 'balance',
-        expected: formatDecimal(expected),
-        seen: formatDecimal(after),
-        evidence: `balance before ${formatDecimal(before)}${resynced > 0 ? `; the model started again from the balance after ${resynced} bets whose effect no answer stated` : ''}; then ${booked.length} bets: ${booked.join(', ')}; the balance read after them is ${formatDecimal(after)}, ${formatDecimal(abs(after - expected))} ${after < expected ? 'short of' : 'above'} what they give`,
-        ...reproduceOf(context, read),
-      });
-    }
+    const after = await judgeBalanceDelta(context, raise, book, before);
+    const { placed, amountMicro, lastRefusal, resynced } = book;
     if (placed === 0)
       return {
         status: 'skipped',
@@ -423,6 +223,123 @@ const betsBalance: Probe = {
     };
   },
 };
+
+/** The model starts again from the balance after a bet whose effect no answer states; false when the balance cannot be read. */
+async function restartBook(context: ProbeContext, book: BetBook): Promise<boolean> {
+  const now = await balance(context);
+  if (now === null) return false;
+  [book.expected, book.slackMicro, book.resynced, book.booked] = [now, 0n, book.resynced + 1, []];
+  return true;
+}
+
+/** A probe bet sent, and once more at the minimum a refusal states (learnedMinimum), which the later bets keep. */
+async function sendProbeBet(
+  context: ProbeContext,
+  raise: (finding: FindingInput) => void,
+  book: BetBook,
+  at: { readonly index: number; readonly before: Micro },
+): Promise<CallOutcome<LiveBet>> {
+  const outcome = await context.session.call(
+    'casino.bet',
+    bet(100 + at.index, undefined, undefined, book.amountMicro),
+    context.apiKey,
+  );
+  const minimum =
+    outcome.kind === 'refused' ? learnedMinimum(context, raise, outcome, book.amountMicro, at.before) : null;
+  if (minimum === null) return outcome;
+  book.amountMicro = minimum;
+  return context.session.call(
+    'casino.bet',
+    bet(100 + at.index, undefined, undefined, book.amountMicro),
+    context.apiKey,
+  );
+}
+
+/** One probe bet placed (at the target's stated minimum where it states one) and booked; false when the balance became unreadable. */
+async function placeAndBook(
+  context: ProbeContext,
+  raise: (finding: FindingInput) => void,
+  book: BetBook,
+  at: { readonly index: number; readonly before: Micro },
+): Promise<boolean> {
+  const outcome = await sendProbeBet(context, raise, book, at);
+  if (outcome.kind === 'refused') book.lastRefusal = `${outcome.refusal.name}: ${outcome.refusal.message}`;
+  const unknown =
+    outcome.kind === 'unreadable' ||
+    outcome.kind === 'unreachable' ||
+    (outcome.kind === 'refused' && outcome.refusal.status >= 500);
+  // The bet may have run: what it did to the balance no answer states.
+  if (unknown && !(await restartBook(context, book))) return false;
+  if (outcome.kind !== 'ok') return true;
+  book.placed += 1;
+  // The credit is stake × multiplier where amount_won is a display field (live/bet-credit.ts).
+  const credit = betCredit(outcome.value);
+  if (!credit.ok) {
+    // Unstated (no multiplier beside a rounded amount_won): a gap in the answer, not money gone wrong.
+    raise({
+      id: credit.unstated ? 'shape:bet:credit-unstated' : 'money:bet:credit',
+      severity: credit.unstated ? 'minor' : 'major',
+      kind: credit.unstated ? 'shape' : 'money',
+      title: `a bet's amount_won does not tell its credit: ${credit.problem}`,
+      endpoint: 'casino.bet',
+      field: 'amount_won',
+      expected: "stake × payout_multiplier, within the answer's rounding",
+      seen: outcome.value.paidMicro === null ? null : formatDecimal(outcome.value.paidMicro),
+      evidence: `bet ${outcome.value.betId}`,
+      reproduce: context.curlOf(outcome.request),
+    });
+    // Its credit unknown.
+    return restartBook(context, book);
+  }
+  book.expected = book.expected - outcome.value.amountMicro + credit.micro;
+  book.booked.push(
+    `${outcome.value.betId} (staked ${formatDecimal(outcome.value.amountMicro)}, credited ${formatDecimal(credit.micro)})`,
+  );
+  if (!credit.exact) book.slackMicro += 1n;
+  const said = outcome.value.balanceAfterMicro;
+  if (said !== null && abs(said - book.expected) > shownRoundingMicro([said]) + book.slackMicro) {
+    raise({
+      id: 'money:bet:new-balance',
+      severity: 'major',
+      kind: 'money',
+      title: `a bet's new_balance (${formatDecimal(said)}) is not the previous balance − stake + return (${formatDecimal(book.expected)})`,
+      endpoint: 'casino.bet',
+      field: 'new_balance',
+      expected: formatDecimal(book.expected),
+      seen: formatDecimal(said),
+      evidence: `bet ${outcome.value.betId}`,
+      reproduce: context.curlOf(outcome.request),
+    });
+  }
+  return true;
+}
+
+/** The balance read after the bets against what their stakes and returns give; returns it (null when unreadable). */
+async function judgeBalanceDelta(
+  context: ProbeContext,
+  raise: (finding: FindingInput) => void,
+  book: BetBook,
+  before: Micro,
+): Promise<Micro | null> {
+  const { expected, slackMicro, placed, resynced, booked } = book;
+  const read = await context.session.call('casino.balance', {}, context.apiKey);
+  const after = read.kind === 'ok' ? read.value.balanceMicro : null;
+  if (after !== null && abs(after - expected) > slackMicro + 1n) {
+    raise({
+      id: 'money:bet:balance-delta',
+      severity: 'critical',
+      kind: 'money',
+      title: `over ${placed} bets the balance moved to ${formatDecimal(after)}, but stakes and returns give ${formatDecimal(expected)}`,
+      endpoint: 'casino.balance',
+      field: 'balance',
+      expected: formatDecimal(expected),
+      seen: formatDecimal(after),
+      evidence: `balance before ${formatDecimal(before)}${resynced > 0 ? `; the model started again from the balance after ${resynced} bets whose effect no answer stated` : ''}; then ${booked.length} bets: ${booked.join(', ')}; the balance read after them is ${formatDecimal(after)}, ${formatDecimal(abs(after - expected))} ${after < expected ? 'short of' : 'above'} what they give`,
+      ...reproduceOf(context, read),
+    });
+  }
+  return after;
+}
 
 /**
  * The minimum a bet's refusal states above `sentMicro` (stated-minimum.ts), as a minor rule finding,

@@ -165,47 +165,10 @@ async function plan(
 
 export async function runDialectCheck(options: DialectCheckOptions): Promise<DialectCheckResult> {
   const findings = new FindingsCollector();
-  const session = new LiveSession({
-    target: options.target,
-    clock: options.clock,
-    deadline: options.deadline,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)),
-    onGateway: (meeting) => findings.add(gatewayFinding(meeting, options.curlOf)),
-  });
-  const pool = new AccountPool({
-    session,
-    clock: options.clock,
-    deadline: options.deadline,
-    fundMicro: options.fundMicro ?? DIALECT_FUND_MICRO,
-  });
-  const description = `${options.target.name} (${options.target.source}) through its dialects: ${Object.entries(
-    options.target.services,
-  )
-    .map(([service, entry]) => `${service} ${entry.dialect}`)
-    .sort()
-    .join(', ')}`;
+  const { session, pool } = dialectSession(options, findings);
   const planned = await plan(session, pool, options.clock, options.deadline);
-  const base = { seed: options.seed, target: description, findings };
-  if (typeof planned === 'string') {
-    return {
-      ...base,
-      ok: false,
-      runs: 0,
-      shrinks: 0,
-      notes: [],
-      commands: [],
-      failure: {
-        kind: 'unavailable',
-        counterexample: '(no run)',
-        commands: [],
-        seed: options.seed,
-        path: '',
-        error: planned,
-        reproduce: reproduceOf(options, null),
-      },
-    };
-  }
+  const base = { seed: options.seed, target: targetDescription(options.target), findings };
+  if (typeof planned === 'string') return unplanned(options, base, planned);
   const outages = await announcedOutages(options.target, planned.notes);
   const system: DialectSystem = {
     session,
@@ -213,34 +176,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     curlOf: options.curlOf,
     ...outages.system,
   };
-  const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
-  let runsStarted = 0;
-  const learned = newLearnedRules();
-  const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
-    const balances: Micro[] = [];
-    for (const account of planned.accounts) {
-      balances.push(
-        startBalance(
-          await session.call('casino.balance', {}, account.apiKey),
-          `reading the balance of ${account.agentId} at the start of a run`,
-        ).balanceMicro,
-      );
-    }
-    return {
-      model: createDialectModel(
-        planned.accounts,
-        balances,
-        roundingMicro,
-        {
-          trading: await tradingModel(session, planned.trading),
-          domains: await domainsModel(session, planned.domains, (runsStarted += 1)),
-          wallet: walletModel(planned.wallet),
-        },
-        learned,
-      ),
-      real: system,
-    };
-  };
+  const newRun = runMaker(options, session, planned, system);
   const replay = options.path === undefined ? null : splitPath(options.path);
   const commands = fc.commands(
     planned.rows.map((row) => row.arbitrary),
@@ -278,6 +214,98 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   if (!details.failed) return { ...result, ok: true, reproduce: reproduceOf(options, null) };
   const failure = await describeFailure(details, options, newRun, session);
   return { ...result, ok: false, failure: withFirstFailure(failure, first) };
+}
+
+/** The check's session through the target's dialects (deviations and gateway answers filed as findings) and its account pool. */
+function dialectSession(
+  options: DialectCheckOptions,
+  findings: FindingsCollector,
+): { readonly session: LiveSession; readonly pool: AccountPool } {
+  const session = new LiveSession({
+    target: options.target,
+    clock: options.clock,
+    deadline: options.deadline,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)),
+    onGateway: (meeting) => findings.add(gatewayFinding(meeting, options.curlOf)),
+  });
+  const pool = new AccountPool({
+    session,
+    clock: options.clock,
+    deadline: options.deadline,
+    fundMicro: options.fundMicro ?? DIALECT_FUND_MICRO,
+  });
+  return { session, pool };
+}
+
+/** The target and its services' dialects, as the result names it. */
+function targetDescription(target: Target): string {
+  return `${target.name} (${target.source}) through its dialects: ${Object.entries(target.services)
+    .map(([service, entry]) => `${service} ${entry.dialect}`)
+    .sort()
+    .join(', ')}`;
+}
+
+/** No run could be planned (accounts not opened, nothing to send): the check is unavailable, with why. */
+function unplanned(
+  options: DialectCheckOptions,
+  base: { readonly seed: number; readonly target: string; readonly findings: FindingsCollector },
+  why: string,
+): DialectCheckResult {
+  return {
+    ...base,
+    ok: false,
+    runs: 0,
+    shrinks: 0,
+    notes: [],
+    commands: [],
+    failure: {
+      kind: 'unavailable',
+      counterexample: '(no run)',
+      commands: [],
+      seed: options.seed,
+      path: '',
+      error: why,
+      reproduce: reproduceOf(options, null),
+    },
+  };
+}
+
+/** A fresh (model, system) pair per run: the model starts from the accounts' balances read now. */
+function runMaker(
+  options: DialectCheckOptions,
+  session: LiveSession,
+  planned: Plan,
+  system: DialectSystem,
+): () => Promise<{ model: DialectModel; real: DialectSystem }> {
+  const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
+  let runsStarted = 0;
+  const learned = newLearnedRules();
+  return async () => {
+    const balances: Micro[] = [];
+    for (const account of planned.accounts) {
+      balances.push(
+        startBalance(
+          await session.call('casino.balance', {}, account.apiKey),
+          `reading the balance of ${account.agentId} at the start of a run`,
+        ).balanceMicro,
+      );
+    }
+    return {
+      model: createDialectModel(
+        planned.accounts,
+        balances,
+        roundingMicro,
+        {
+          trading: await tradingModel(session, planned.trading),
+          domains: await domainsModel(session, planned.domains, (runsStarted += 1)),
+          wallet: walletModel(planned.wallet),
+        },
+        learned,
+      ),
+      real: system,
+    };
+  };
 }
 
 interface FirstFailure {

@@ -203,27 +203,38 @@ function gameCases(): RejectionCase[] {
   });
 }
 
+/** A body of `endpoint` that must be refused before anything runs. */
+function refusedBody(
+  endpoint: CasinoEndpointId,
+  name: string,
+  value: unknown,
+  expect: ExpectedRejection = BAD_REQUEST,
+): RejectionCase {
+  return rejection(endpoint, name, expect, () => ({ body: value }));
+}
+
 /** Bodies of the other rows that must be refused before anything runs. */
 function otherCases(): RejectionCase[] {
-  const body = (
-    endpoint: CasinoEndpointId,
-    name: string,
-    value: unknown,
-    expect: ExpectedRejection = BAD_REQUEST,
-  ): RejectionCase => rejection(endpoint, name, expect, () => ({ body: value }));
+  return [...accountRowCases(), ...gameRowCases()];
+}
+
+/** Batches, withdrawals, Kelly and fairness: bodies refused. */
+function accountRowCases(): RejectionCase[] {
   return [
-    body('casino.A.batch', '21 bets', { bets: Array.from({ length: 21 }, () => ({ game: 'slots', amount: 0.1 })) }),
-    body('casino.A.batch', 'no bets', { bets: [] }),
-    body('casino.A.withdraw', 'below the minimum', { amount: 0.99, address: `0x${'ab'.repeat(20)}` }),
-    body('casino.A.withdraw', 'a chain other than Base', {
+    refusedBody('casino.A.batch', '21 bets', {
+      bets: Array.from({ length: 21 }, () => ({ game: 'slots', amount: 0.1 })),
+    }),
+    refusedBody('casino.A.batch', 'no bets', { bets: [] }),
+    refusedBody('casino.A.withdraw', 'below the minimum', { amount: 0.99, address: `0x${'ab'.repeat(20)}` }),
+    refusedBody('casino.A.withdraw', 'a chain other than Base', {
       amount: 5,
       address: `0x${'ab'.repeat(20)}`,
       chain: 'ethereum',
     }),
-    body('casino.A.withdraw', 'a malformed address', { amount: 5, address: '0x1234' }),
-    body('casino.A.kelly.config', 'risk factor 1.01', { risk_factor: 1.01 }),
-    body('casino.A.kelly.config', 'risk factor 0.09', { risk_factor: 0.09 }),
-    body('casino.A.kelly.simulate', 'too many bets', {
+    refusedBody('casino.A.withdraw', 'a malformed address', { amount: 5, address: '0x1234' }),
+    refusedBody('casino.A.kelly.config', 'risk factor 1.01', { risk_factor: 1.01 }),
+    refusedBody('casino.A.kelly.config', 'risk factor 0.09', { risk_factor: 0.09 }),
+    refusedBody('casino.A.kelly.simulate', 'too many bets', {
       game: 'coin_flip',
       side: 'heads',
       bankroll: 10,
@@ -231,45 +242,55 @@ function otherCases(): RejectionCase[] {
       num_bets: 10_001,
       simulations: 1,
     }),
-    body('casino.A.fairness.verify', 'a malformed bet id', { bet_id: 'nope' }),
-    body(
+    refusedBody('casino.A.fairness.verify', 'a malformed bet id', { bet_id: 'nope' }),
+    refusedBody(
       'casino.A.fairness.verify',
       'an unknown bet',
       { bet_id: PATH_VALUES['betId'] },
       { status: 404, code: 'NOT_FOUND' },
     ),
-    body(
+  ];
+}
+
+/** Video poker, tournaments, challenges, style B bets and crash: bodies refused. */
+function gameRowCases(): RejectionCase[] {
+  return [
+    refusedBody(
       'casino.A.video-poker.draw',
       'a draw without its deal',
       { nonce: 0, holds: [] },
       { status: 404, code: 'NOT_FOUND' },
     ),
-    body('casino.A.video-poker.draw', 'holds not cards', { nonce: 0, holds: ['ZZ'] }),
-    body('casino.A.tournaments.create', 'ends before it starts', {
+    refusedBody('casino.A.video-poker.draw', 'holds not cards', { nonce: 0, holds: ['ZZ'] }),
+    refusedBody('casino.A.tournaments.create', 'ends before it starts', {
       name: 'x',
       game: 'dice',
       prize_pool: 1,
       starts_at: '2030-01-02T00:00:00Z',
       ends_at: '2030-01-01T00:00:00Z',
     }),
-    body('casino.A.tournaments.create', 'a video-poker tournament', {
+    refusedBody('casino.A.tournaments.create', 'a video-poker tournament', {
       name: 'x',
       game: 'video_poker',
       prize_pool: 1,
       starts_at: '2030-01-01T00:00:00Z',
       ends_at: '2030-01-02T00:00:00Z',
     }),
-    body(
+    refusedBody(
       'casino.A.challenges.create',
       'an unknown opponent',
       { challenged_agent_id: 'nobody-at-all', amount: 0.01 },
       { status: 404, code: 'NOT_FOUND' },
     ),
-    body('casino.B.bet', 'a game style B does not offer', { game: 'keno', amount: '1.00' }),
-    body('casino.B.bet', 'params not an object', { game: 'dice', amount: '1.00', params: [1] }),
-    body('casino.B.bet', 'an unknown dice param', { game: 'dice', amount: '1.00', params: { target: 50, side: 'x' } }),
-    body('casino.short.crash.bet', 'auto cash-out 100.01', { amount: 0.01, auto_cash_out: 100.01 }),
-    body(
+    refusedBody('casino.B.bet', 'a game style B does not offer', { game: 'keno', amount: '1.00' }),
+    refusedBody('casino.B.bet', 'params not an object', { game: 'dice', amount: '1.00', params: [1] }),
+    refusedBody('casino.B.bet', 'an unknown dice param', {
+      game: 'dice',
+      amount: '1.00',
+      params: { target: 50, side: 'x' },
+    }),
+    refusedBody('casino.short.crash.bet', 'auto cash-out 100.01', { amount: 0.01, auto_cash_out: 100.01 }),
+    refusedBody(
       'casino.short.crash.cashout',
       'an unknown bet',
       { bet_id: PATH_VALUES['betId'] },

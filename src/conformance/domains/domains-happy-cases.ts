@@ -58,6 +58,17 @@ async function balance(client: AfpClient): Promise<string> {
   return must(await client.faucetB.status(), 'B status').balance;
 }
 
+/** The two agents of the happy path, funded, and the names each registers. */
+interface Pair {
+  readonly session: ScriptSession;
+  readonly alice: AfpClient;
+  readonly bob: AfpClient;
+  readonly aliceId: string;
+  readonly bobId: string;
+  readonly aliceName: string;
+  readonly bobName: string;
+}
+
 async function registerAndManage(session: ScriptSession): Promise<void> {
   const alice = await funded(session, 1, 1);
   const bob = await funded(session, 2, 2);
@@ -65,7 +76,16 @@ async function registerAndManage(session: ScriptSession): Promise<void> {
   const aliceName = `${labelOf(aliceId)}.com`;
   const bobName = `${labelOf(bobId)}.xyz`;
   session.expectEqual('funded balances', [await balance(alice), await balance(bob)], ['19.801', '29.602']);
+  const pair: Pair = { session, alice, bob, aliceId, bobId, aliceName, bobName };
+  const registered = await registerStyleA(pair);
+  await listAndDns(pair, registered.expires_at);
+  await registerStyleBAndRenew(pair);
+  await saleAndGift(pair);
+}
 
+/** A check and a style A registration charged 18.00; a taken name and a poor agent refused. */
+async function registerStyleA(pair: Pair): Promise<{ readonly expires_at: string }> {
+  const { session, alice, bob, aliceId, aliceName } = pair;
   const check = must(await alice.domains.check(aliceName.toUpperCase()), 'A check');
   session.expectEqual(
     'A check: lowercased, available, 18 a year',
@@ -85,12 +105,17 @@ async function registerAndManage(session: ScriptSession): Promise<void> {
   session.expectEqual('a refused registration charges nothing', await balance(bob), '29.602');
   const poor = await alice.domains.registerA({ domain: `${labelOf(aliceId)}-2.com` });
   session.expectEqual('A register without the funds: 422', refusal(poor), [422, 'INSUFFICIENT_BALANCE']);
+  return registered;
+}
 
+/** The caller's list, DNS set, replaced and listed (refused to another agent), and a valuation. */
+async function listAndDns(pair: Pair, expiresAt: string): Promise<void> {
+  const { session, alice, bob, aliceName } = pair;
   const listA = must(await alice.domains.domainsA(), 'A domains');
   session.expectEqual(
     'A domains',
     [listA.count, listA.domains.map((item) => [item.domain, item.status, item.expires_at])],
-    [1, [[aliceName, 'active', registered.expires_at]]],
+    [1, [[aliceName, 'active', expiresAt]]],
   );
   const dns = must(
     await alice.domains.setDns({
@@ -145,7 +170,11 @@ async function registerAndManage(session: ScriptSession): Promise<void> {
     ],
     ['example.com', true, 'number'],
   );
+}
 
+/** A style B registration charged 14.40, its lookup, a renewal from the current expiry, the list. */
+async function registerStyleBAndRenew(pair: Pair): Promise<void> {
+  const { session, alice, bob, bobId, bobName } = pair;
   const registeredB = must(await bob.domains.registerB({ domain: bobName, resolver: 'ns1.example.com' }), 'B register');
   session.expectEqual('B register: cost 14.40', [registeredB.domain, registeredB.cost], [bobName, '14.40']);
   session.expectEqual('B register charged 14.40', await balance(bob), '15.202');
@@ -176,7 +205,11 @@ async function registerAndManage(session: ScriptSession): Promise<void> {
     [listB.count, listB.domains.map((item) => [item.domain, item.status, item.expires, item.resolver])],
     [1, [[bobName, 'active', renewed.expires, 'ns1.example.com']]],
   );
+}
 
+/** A priced transfer (offer, then the buyer's acceptance) and a gift. */
+async function saleAndGift(pair: Pair): Promise<void> {
+  const { session, alice, bob, aliceId, bobId, aliceName, bobName } = pair;
   // A sale: alice offers her name to bob at 0.50; nothing moves until bob accepts at that price.
   const offer = must(await alice.domains.transfer({ domain: aliceName, to: bobId, price: '0.50' }), 'B transfer offer');
   session.expectEqual(

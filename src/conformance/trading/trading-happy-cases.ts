@@ -132,6 +132,13 @@ async function quotes(session: ScriptSession): Promise<void> {
 
 async function ordersAndPositions(session: ScriptSession): Promise<void> {
   const alice = await registered(session, 1);
+  const order = await marketOrder(session, alice);
+  await restingOrders(session, alice, order);
+  await spotAndPortfolio(session, alice);
+}
+
+/** A market order filled with the taker fee, its margin and fee taken, its position shown. */
+async function marketOrder(session: ScriptSession, alice: AfpClient): Promise<TradingBody> {
   const order = must(
     await alice.trading.orderA({ symbol: 'BTC-PERP', side: 'long', size: 5, leverage: 2 }),
     'A market order',
@@ -169,7 +176,11 @@ async function ordersAndPositions(session: ScriptSession): Promise<void> {
     scaled(position['liquidation_price'], 'liquidation') < scaled(position['entry_price'], 'entry'),
     true,
   );
+  return order;
+}
 
+/** Limit orders far from the market rest and hold their size and maker fee; listed, then cancelled. */
+async function restingOrders(session: ScriptSession, alice: AfpClient, order: TradingBody): Promise<void> {
   const eth = must(await alice.trading.priceB('ETH-USDC', { market_type: 'perp' }), 'ETH price');
   const limitPrice = halfText(scaled(eth['mid'], 'mid'));
   const resting = must(
@@ -224,7 +235,10 @@ async function ordersAndPositions(session: ScriptSession): Promise<void> {
     (all['orders'] as TradingBody[]).map((row) => [row['order_id'], row['status']]),
     [[resting['order_id'], 'cancelled']],
   );
+}
 
+/** A spot buy, then the portfolio: balance, margin, the perpetual and the holding. */
+async function spotAndPortfolio(session: ScriptSession, alice: AfpClient): Promise<void> {
   const spot = must(await alice.trading.orderB({ pair: 'ETH-USDC', side: 'buy', amount: '1.00' }), 'B spot buy');
   session.expectEqual(
     'B spot buy: filled, taker fee 0.002',

@@ -311,27 +311,7 @@ export function settleAs(
     multiplier = mul(multiplier, PAYOUT_SHORT);
   const payoutMicro = applyToMicro(amountMicro, multiplier);
   const account = agent.account;
-  if (command.stakeHeld === true) {
-    // Moved to the house when the bet was taken.
-  } else if (hasDefect(state, 'casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
-    ctx.ledger.faultOverdraft({
-      from: account,
-      to: CASINO_HOUSE,
-      amountMicro,
-      reason: 'casino.bet.stake',
-      reference: betId,
-    });
-  } else {
-    ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
-  }
-  if (payoutMicro > 0n)
-    ctx.ledger.transfer({
-      from: CASINO_HOUSE,
-      to: account,
-      amountMicro: payoutMicro - skimmedMicro(payoutMicro, command.deployedRules),
-      reason: 'casino.bet.payout',
-      reference: betId,
-    });
+  moveBetMoney(state, account, command, betId, payoutMicro);
   const bet: BetRecord = {
     id: betId,
     agentId,
@@ -378,4 +358,37 @@ export function settleAs(
     source: command.source,
   });
   return bet;
+}
+
+/** The stake to the house (unless it was held when the bet was taken) and the payout to the agent, less any skim. */
+function moveBetMoney(
+  state: CasinoState,
+  account: string,
+  command: SettleInput,
+  betId: string,
+  payoutMicro: Micro,
+): void {
+  const { ctx } = state;
+  const { amountMicro } = command;
+  if (command.stakeHeld === true) {
+    // Moved to the house when the bet was taken.
+  } else if (hasDefect(state, 'casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
+    ctx.ledger.faultOverdraft({
+      from: account,
+      to: CASINO_HOUSE,
+      amountMicro,
+      reason: 'casino.bet.stake',
+      reference: betId,
+    });
+  } else {
+    ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
+  }
+  if (payoutMicro > 0n)
+    ctx.ledger.transfer({
+      from: CASINO_HOUSE,
+      to: account,
+      amountMicro: payoutMicro - skimmedMicro(payoutMicro, command.deployedRules),
+      reason: 'casino.bet.payout',
+      reference: betId,
+    });
 }

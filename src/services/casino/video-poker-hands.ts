@@ -18,7 +18,7 @@
  * again (the real platform's defect).
  */
 import { assert } from '../../core/assert.ts';
-import { fail, isFailure, succeed, type Outcome } from '../../core/errors.ts';
+import { fail, isFailure, succeed, type Failure, type Outcome } from '../../core/errors.ts';
 import { agentAccount } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { BetRecord } from './bet-record.ts';
@@ -55,27 +55,9 @@ export function dealHand(
   nowMs: number,
 ): Outcome<Dealt> {
   const { agentId, amountMicro } = command;
-  // The deployment deals free only to a balance that could place its smallest bet (DEPLOYED.md §2.5).
-  if (amountMicro === null && command.deployedRules !== undefined) {
-    const minimumMicro = deployedMinimumMicro(command.deployedRules);
-    if (state.ctx.ledger.balance(agentAccount(agentId)) < minimumMicro)
-      return fail('INSUFFICIENT_BALANCE', `a deal needs a balance of at least $${formatDecimal(minimumMicro)}`, {
-        required: Number(formatDecimal(minimumMicro)),
-      });
-  }
-  const pending = state.hands.get(agentId);
-  const pendingHand = pending === undefined ? undefined : [...pending.values()][0];
-  // The pending hand's stake comes back into play when it is drawn: count it for the checks. A
-  // free hand staked nothing: dealt over, it is dropped.
-  if (pendingHand !== undefined && pendingHand.amountMicro === null) state.hands.delete(agentId);
-  const autoDrawn =
-    pendingHand === undefined || pendingHand.amountMicro === null
-      ? null
-      : drawHand(
-          state,
-          { agentId, nonce: pendingHand.nonce, holds: OPTIMAL_PARAMS.holds, amountMicro: null, ...deployedOf(command) },
-          nowMs,
-        );
+  const poor = freeDealRefusal(state, command);
+  if (poor !== null) return poor;
+  const autoDrawn = drawPendingHand(state, command, nowMs);
   if (autoDrawn !== null && !autoDrawn.ok) return autoDrawn;
   const checked =
     amountMicro === null
@@ -137,6 +119,91 @@ export function drawHand(
   const hand = state.hands.get(agentId)?.get(command.nonce);
   if (hand === undefined)
     return fail('NOT_FOUND', `no dealt hand with nonce ${command.nonce}: deal first (a hand is drawn once)`);
+  const refused = drawAmountRefusal(state, hand, command);
+  if (refused !== null) return refused;
+  const draws = new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce);
+  const rules = command.deployedRules;
+  const dealt =
+    rules === undefined
+      ? deal(new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce))
+      : deployedDealCards(hand.seedHex, hand.clientSeed, hand.nonce);
+  const positions = holdPositions(dealt, command.holds);
+  if (isFailure(positions)) return positions;
+  const deployed = rules === undefined ? null : deployedVideoPokerDraw(rules, hand, positions);
+  if (deployed !== null && isUnreadable(deployed)) return fail('BAD_REQUEST', deployed.why);
+  const params = { holds: { kind: 'positions', positions } as const, nonce: hand.nonce };
+  const replay = state.ctx.defects.has('casino-replayable-nonce');
+  const stakeMicro = hand.amountMicro ?? command.amountMicro;
+  assert(stakeMicro !== null, 'a free deal is drawn with an amount (checked above)');
+  const unpaid = takeStake(state, agentId, hand, stakeMicro, replay);
+  if (unpaid !== null) return unpaid;
+  if (!replay) state.hands.delete(agentId);
+  const result = deployed === null ? videoPoker.play(params, draws) : deployed.result;
+  const resultHash = deployed === null ? draws.firstBlockHex : deployed.resultBytes.toString('hex');
+  const bet = settle(
+    state,
+    {
+      agentId,
+      game: videoPoker,
+      params,
+      paramsJson: { holds: positions, nonce: hand.nonce },
+      amountMicro: stakeMicro,
+      clientSeed: hand.clientSeed,
+      source: 'video-poker',
+      stakeHeld: true,
+    },
+    { result, seedHash: hand.seedHash, clientSeed: hand.clientSeed, nonce: hand.nonce, resultHash },
+    nowMs,
+  );
+  return succeed(bet);
+}
+
+/** The deployment deals free only to a balance that could place its smallest bet (DEPLOYED.md §2.5); null: dealt. */
+function freeDealRefusal(
+  state: CasinoState,
+  command: { agentId: string; amountMicro: Micro | null; deployedRules?: DeployedCasinoRules },
+): Failure | null {
+  const { agentId, amountMicro } = command;
+  if (amountMicro === null && command.deployedRules !== undefined) {
+    const minimumMicro = deployedMinimumMicro(command.deployedRules);
+    if (state.ctx.ledger.balance(agentAccount(agentId)) < minimumMicro)
+      return fail('INSUFFICIENT_BALANCE', `a deal needs a balance of at least $${formatDecimal(minimumMicro)}`, {
+        required: Number(formatDecimal(minimumMicro)),
+      });
+  }
+  return null;
+}
+
+/** A pending staked hand, drawn with the optimal holds before a new deal (a free one is dropped); null when none. */
+function drawPendingHand(
+  state: CasinoState,
+  command: { agentId: string; deployedRules?: DeployedCasinoRules },
+  nowMs: number,
+): Outcome<BetRecord> | null {
+  const { agentId } = command;
+  const pending = state.hands.get(agentId);
+  const pendingHand = pending === undefined ? undefined : [...pending.values()][0];
+  // The pending hand's stake comes back into play when it is drawn: count it for the checks. A
+  // free hand staked nothing: dealt over, it is dropped.
+  if (pendingHand !== undefined && pendingHand.amountMicro === null) state.hands.delete(agentId);
+  const autoDrawn =
+    pendingHand === undefined || pendingHand.amountMicro === null
+      ? null
+      : drawHand(
+          state,
+          { agentId, nonce: pendingHand.nonce, holds: OPTIMAL_PARAMS.holds, amountMicro: null, ...deployedOf(command) },
+          nowMs,
+        );
+  return autoDrawn;
+}
+
+/** Why the draw's amount is refused (the deployment's minimum, a free deal's bet, the committed amount), or null. */
+function drawAmountRefusal(
+  state: CasinoState,
+  hand: DealtHand,
+  command: { agentId: string; amountMicro: Micro | null; deployedRules?: DeployedCasinoRules },
+): Failure | null {
+  const { agentId } = command;
   // The deployment's draw is the bet (§2.5): below its minimum it is refused as any bet is.
   if (command.deployedRules !== undefined && command.amountMicro !== null) {
     const minimumMicro = deployedMinimumMicro(command.deployedRules);
@@ -168,21 +235,18 @@ export function drawHand(
       committed_amount: Number(hand.amountMicro) / 1e6,
     });
   }
-  const draws = new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce);
-  const rules = command.deployedRules;
-  const dealt =
-    rules === undefined
-      ? deal(new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce))
-      : deployedDealCards(hand.seedHex, hand.clientSeed, hand.nonce);
-  const positions = holdPositions(dealt, command.holds);
-  if (isFailure(positions)) return positions;
-  const deployed = rules === undefined ? null : deployedVideoPokerDraw(rules, hand, positions);
-  if (deployed !== null && isUnreadable(deployed)) return fail('BAD_REQUEST', deployed.why);
-  const params = { holds: { kind: 'positions', positions } as const, nonce: hand.nonce };
-  const replay = state.ctx.defects.has('casino-replayable-nonce');
+  return null;
+}
+
+/** The stake to the house: a committed one from the hold account, a free deal's from the balance now; null: paid. */
+function takeStake(
+  state: CasinoState,
+  agentId: string,
+  hand: DealtHand,
+  stakeMicro: Micro,
+  replay: boolean,
+): Failure | null {
   const account = agentAccount(agentId);
-  const stakeMicro = hand.amountMicro ?? command.amountMicro;
-  assert(stakeMicro !== null, 'a free deal is drawn with an amount (checked above)');
   // A committed stake waits in the hold account; a free deal's comes from the balance now.
   const held = hand.amountMicro !== null && (!replay || state.ctx.ledger.balance(holdAccount(agentId)) >= stakeMicro);
   if (!held && state.ctx.ledger.balance(account) < stakeMicro)
@@ -194,23 +258,5 @@ export function drawHand(
     reason: 'casino.bet.stake',
     reference: `video-poker:${hand.nonce}`,
   });
-  if (!replay) state.hands.delete(agentId);
-  const result = deployed === null ? videoPoker.play(params, draws) : deployed.result;
-  const resultHash = deployed === null ? draws.firstBlockHex : deployed.resultBytes.toString('hex');
-  const bet = settle(
-    state,
-    {
-      agentId,
-      game: videoPoker,
-      params,
-      paramsJson: { holds: positions, nonce: hand.nonce },
-      amountMicro: stakeMicro,
-      clientSeed: hand.clientSeed,
-      source: 'video-poker',
-      stakeHeld: true,
-    },
-    { result, seedHash: hand.seedHash, clientSeed: hand.clientSeed, nonce: hand.nonce, resultHash },
-    nowMs,
-  );
-  return succeed(bet);
+  return null;
 }

@@ -19,6 +19,7 @@
  * Failures in precedence order: 400 bad input, 403 a key that does not control `from`, 404 unknown,
  * 422 INSUFFICIENT_BALANCE. Every check runs before the first write: a refused call moves nothing.
  * Timers: 'wallet.block' (chain, atMs) for each block with pending work; 'wallet.swap' per order step.
+ * A swap's settlement on the chains (deposit, payout, refund) is swap-settlement.ts.
  * Non-goals: HTTP (src/http/routes/wallet/), keys (./keys/, a pure module).
  */
 import { assert } from '../../core/assert.ts';
@@ -35,8 +36,15 @@ import {
   type DerivedWallet,
   type WalletChain,
 } from './keys/wallet-keys.ts';
-import { assetPrice, quoteSwap, SwapDesk, type SwapOrder, type SwapQuote, type SwapStatus } from './swap-desk.ts';
-import { accrueSwapFee } from './wallet-referral-fee.ts';
+import { assetPrice, quoteSwap, SwapDesk, type SwapOrder, type SwapQuote } from './swap-desk.ts';
+import {
+  depositKeyOf,
+  emitSwap,
+  moveSwap,
+  payOutSwap,
+  swapTransferConfirmed,
+  type SwapHost,
+} from './swap-settlement.ts';
 import { assetsOf, nativeAsset, type Asset } from './wallet-assets.ts';
 import {
   CHAIN_ROWS,
@@ -75,12 +83,13 @@ export interface SwapCommand {
   readonly toAddress: string;
 }
 
-export class WalletService {
+export class WalletService implements SwapHost {
   readonly config: WalletConfig;
   readonly chains: ChainBook;
   readonly swaps = new SwapDesk();
-  private readonly context: ServiceContext;
-  private readonly prices: PriceBook;
+  /** Read by the swap settlement through SwapHost (swap-settlement.ts), as are config, chains and swaps. */
+  readonly context: ServiceContext;
+  readonly prices: PriceBook;
   private readonly rng: Rng;
   /** The aggregator's own stream: its master key does not shift the mnemonics wallets are created with. */
   private readonly aggregatorRng: Rng;
@@ -263,7 +272,7 @@ export class WalletService {
     };
     this.swaps.add(order, depositKeyOf(order));
     this.context.timers.schedule(order.expiresAtMs, { kind: 'wallet.swap', orderId: id, step: 'expire' });
-    this.emitSwap(order, nowMs);
+    emitSwap(this.context, order, nowMs);
     return succeed(order);
   }
 
@@ -285,16 +294,16 @@ export class WalletService {
     const order = this.swaps.get(timer.orderId);
     assert(order !== undefined, 'a swap timer names a known order');
     if (timer.step === 'expire') {
-      if (order.status === 'waiting') this.moveSwap(order, 'expired', atMs, 'no deposit arrived in time');
+      if (order.status === 'waiting') moveSwap(this, order, 'expired', atMs, 'no deposit arrived in time');
     } else if (timer.step === 'exchange' && order.status === 'confirming') {
-      this.moveSwap(order, 'exchanging', atMs, null);
+      moveSwap(this, order, 'exchanging', atMs, null);
       this.context.timers.schedule(atMs + this.config.swapStepMs, {
         kind: 'wallet.swap',
         orderId: order.id,
         step: 'send',
       });
     } else if (timer.step === 'send' && order.status === 'exchanging') {
-      this.payOut(order, atMs);
+      payOutSwap(this, order, atMs);
     }
   }
 
@@ -387,7 +396,7 @@ export class WalletService {
       const failure = this.chainRule(tx);
       this.chains.settle(tx, failure);
       this.context.emit({ type: 'wallet.settled', atMs, hash: tx.hash, chain, status: tx.status, failure });
-      if (failure === null) this.onConfirmed(tx, atMs);
+      if (failure === null) swapTransferConfirmed(this, tx, atMs);
     }
   }
 
@@ -408,80 +417,8 @@ export class WalletService {
     return null;
   }
 
-  /** A confirmed transfer into a waiting order's deposit address starts (or refunds) that order. */
-  private onConfirmed(tx: WalletTx, atMs: number): void {
-    if (tx.kind === 'swap-payout') {
-      const order = this.swaps.all().find((one) => one.payoutTx === tx.hash);
-      if (order === undefined || order.status !== 'sending') return;
-      accrueSwapFee(this.context, this.config, order, atMs);
-      this.moveSwap(order, 'finished', atMs, null);
-      return;
-    }
-    const order = this.swaps.waitingAt(`${tx.chain}|${addressKey(tx.chain, tx.to)}`);
-    if (order === undefined || tx.from === null) return;
-    order.depositTx = tx.hash;
-    order.depositFrom = tx.from;
-    order.depositAmount = tx.amount;
-    const wanted = order.quote.from;
-    this.chains.move(tx.chain, tx.asset, tx.to, AGGREGATOR_POOL, tx.amount);
-    if (tx.asset !== wanted.address || tx.amount < order.quote.fromAmount) {
-      this.moveSwap(
-        order,
-        'refunded',
-        atMs,
-        tx.asset !== wanted.address
-          ? "the deposit is another asset than the order's"
-          : "the deposit is below the order's amount",
-      );
-      order.refundTx = this.payFromPool(tx.chain, tx.asset, tx.from, tx.amount, 'swap-refund', atMs)?.hash ?? null;
-      return;
-    }
-    this.moveSwap(order, 'confirming', atMs, null);
-    this.context.timers.schedule(atMs + this.config.swapStepMs, {
-      kind: 'wallet.swap',
-      orderId: order.id,
-      step: 'exchange',
-    });
-  }
-
-  /** The output priced again at `atMs`; paid to to_address, or the deposit sent back (failed). */
-  private payOut(order: SwapOrder, atMs: number): void {
-    const deposited = order.depositAmount;
-    const from = order.depositFrom;
-    assert(deposited !== null && from !== null, 'an exchanging order has its deposit');
-    const { quote } = order;
-    const now = quoteSwap(this.prices, this.config, quote.from, quote.to, deposited, atMs);
-    const scaledMin = (quote.minReceived * deposited) / quote.fromAmount;
-    const payout =
-      now.toAmount >= scaledMin
-        ? this.payFromPool(quote.to.chain, quote.to.address, order.toAddress, now.toAmount, 'swap-payout', atMs)
-        : null;
-    if (payout !== null) {
-      order.payoutTx = payout.hash;
-      this.moveSwap(order, 'sending', atMs, null);
-      return;
-    }
-    this.moveSwap(
-      order,
-      'failed',
-      atMs,
-      now.toAmount < scaledMin
-        ? "the price moved past the quote's minimum received"
-        : 'the aggregator lacks liquidity for the output',
-    );
-    order.refundTx =
-      this.payFromPool(quote.from.chain, quote.from.address, from, deposited, 'swap-refund', atMs)?.hash ?? null;
-  }
-
   /** A transfer from the aggregator's pool (fee paid by the pool); null when the pool cannot pay. */
-  private payFromPool(
-    chain: SimChain,
-    asset: string,
-    to: string,
-    amount: bigint,
-    kind: TxKind,
-    atMs: number,
-  ): WalletTx | null {
+  payFromPool(chain: SimChain, asset: string, to: string, amount: bigint, kind: TxKind, atMs: number): WalletTx | null {
     const assetRow = assetsOf(chain).find((one) => one.address === asset);
     assert(assetRow !== undefined, 'a pool pays an asset of its chain');
     const fee = this.feeOf(assetRow, to);
@@ -496,29 +433,6 @@ export class WalletService {
     );
     return this.broadcast({ kind, asset: assetRow, from: AGGREGATOR_POOL, to, amount, fee, memo: null, hash }, atMs);
   }
-
-  private moveSwap(order: SwapOrder, status: SwapStatus, atMs: number, reason: string | null): void {
-    this.swaps.move(order, status, atMs, depositKeyOf(order));
-    if (reason !== null) order.reason = reason;
-    this.emitSwap(order, atMs);
-  }
-
-  private emitSwap(order: SwapOrder, atMs: number): void {
-    this.context.emit({
-      type: 'wallet.swap',
-      atMs,
-      orderId: order.id,
-      status: order.status,
-      fromChain: order.quote.from.chain,
-      toChain: order.quote.to.chain,
-      amount: order.quote.fromAmount,
-    });
-  }
-}
-
-function depositKeyOf(order: SwapOrder): string {
-  const chain = order.quote.from.chain;
-  return `${chain}|${addressKey(chain, order.depositAddress)}`;
 }
 
 function badAddress(chain: SimChain, address: string, field: string): ReturnType<typeof fail> {

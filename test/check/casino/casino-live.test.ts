@@ -3,7 +3,7 @@
 // skipped; the scripted casino journey runs over HTTP without a skip (what needs a deposit left
 // out); a server started with a casino defect answers exit 3 naming a casino command.
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveTarget } from '../../../src/check/check-target.ts';
+import { liveTarget } from '../../../src/check/live-target.ts';
 import { main } from '../../../src/cli/check.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';

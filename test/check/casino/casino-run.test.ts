@@ -2,7 +2,7 @@
 // scripted journey through every casino command family; each deliberate casino defect is found,
 // shrunk to a short sequence that names the failing command, and replays from its seed and path.
 import { describe, expect, it } from 'vitest';
-import { inProcessTarget } from '../../../src/check/check-target.ts';
+import { inProcessTarget } from '../../../src/check/in-process-target.ts';
 import { runCheck, type CheckResult } from '../../../src/check/run-check.ts';
 import { main } from '../../../src/cli/check.ts';
 import type { DefectName } from '../../../src/services/shared/context.ts';

@@ -3,7 +3,9 @@
 // against `afp serve --clock manual`; random runs hold in-process and against serve, reach filled
 // orders (not only refusals), and find and shrink the deliberate defect trading-fee-unpaid.
 import { describe, expect, it } from 'vitest';
-import { inProcessTarget, liveTarget, marketClosuresFrom, type CheckRun } from '../../../src/check/check-target.ts';
+import { marketClosuresFrom, type CheckRun } from '../../../src/check/check-target.ts';
+import { inProcessTarget } from '../../../src/check/in-process-target.ts';
+import { liveTarget } from '../../../src/check/live-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';

@@ -4,13 +4,9 @@
 // predicted from the quote read at the same instant — in-process and against
 // `afp serve --clock manual` serving the same closures; and the model caught when it is wrong.
 import { describe, expect, it } from 'vitest';
-import {
-  CHECK_START_MS,
-  inProcessTarget,
-  liveTarget,
-  marketClosuresFrom,
-  type CheckRun,
-} from '../../../src/check/check-target.ts';
+import { CHECK_START_MS, marketClosuresFrom, type CheckRun } from '../../../src/check/check-target.ts';
+import { inProcessTarget } from '../../../src/check/in-process-target.ts';
+import { liveTarget } from '../../../src/check/live-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';

@@ -5,7 +5,9 @@
 // defects trading-funding-late, trading-liquidation-as-close and trading-limit-at-quote, each
 // seen by a scripted journey and found and shrunk by random runs.
 import { describe, expect, it } from 'vitest';
-import { inProcessTarget, liveTarget, marketClosuresFrom, type CheckRun } from '../../../src/check/check-target.ts';
+import { marketClosuresFrom, type CheckRun } from '../../../src/check/check-target.ts';
+import { inProcessTarget } from '../../../src/check/in-process-target.ts';
+import { liveTarget } from '../../../src/check/live-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';

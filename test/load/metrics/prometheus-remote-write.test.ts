@@ -19,7 +19,7 @@ import { main, type LoadIo } from '../../../src/cli/load.ts';
 import { systemLoadClock } from '../../../src/load/generator.ts';
 import { PROMETHEUS_BINARY, prometheusSkipReason } from './prometheus-presence.ts';
 import { LATENCY_BUCKETS_SECONDS } from '../../../src/load/metrics/metric-series.ts';
-import { K6, ROOT } from '../../export/k6-agents-kit.ts';
+import { K6, K6_SKIP, ROOT } from '../../export/k6-agents-kit.ts';
 
 const SKIP = prometheusSkipReason();
 /** Ports this file may give Prometheus (the first free one). */
@@ -210,55 +210,59 @@ describe.skipIf(SKIP !== undefined)(
       expect(points[0]?.data.tags).toMatchObject({ name: 'GET /', status: '200', testid: 'prom-rt', team: 'payments' });
     });
 
-    test("docs/grafana/afp-k6-load.json's queries read afp's run and a real k6 run's remote write alike", async () => {
-      const url = `http://127.0.0.1:${(target?.address() as AddressInfo | undefined)?.port}/`;
-      const script = join(DIR, 'k6-url.js');
-      writeFileSync(
-        script,
-        [
-          "import http from 'k6/http';",
-          "export const options = { scenarios: { default: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '4s', preAllocatedVUs: 4 } } };",
-          `export default function () { http.get(${JSON.stringify(url)}); }`,
-        ].join('\n'),
-      );
-      const ran = await new Promise<number>((resolve) =>
-        execFile(
-          K6,
-          ['run', '--quiet', '--address', '', '--tag', 'testid=k6-rt', '--out', 'experimental-prometheus-rw', script],
-          {
-            env: {
-              ...process.env,
-              K6_NO_USAGE_REPORT: 'true',
-              K6_PROMETHEUS_RW_SERVER_URL: `${base}/api/v1/write`,
-              K6_PROMETHEUS_RW_PUSH_INTERVAL: '1s',
-              K6_PROMETHEUS_RW_TREND_STATS: 'p(99),p(95),p(90),med',
+    // Without a k6 (outside CI), skipped with its reason, as every k6 test is (test/fixtures/k6-binary.ts).
+    test.skipIf(K6_SKIP !== undefined)(
+      `docs/grafana/afp-k6-load.json's queries read afp's run and a real k6 run's remote write alike${K6_SKIP === undefined ? '' : ` (skipped: ${K6_SKIP})`}`,
+      async () => {
+        const url = `http://127.0.0.1:${(target?.address() as AddressInfo | undefined)?.port}/`;
+        const script = join(DIR, 'k6-url.js');
+        writeFileSync(
+          script,
+          [
+            "import http from 'k6/http';",
+            "export const options = { scenarios: { default: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '4s', preAllocatedVUs: 4 } } };",
+            `export default function () { http.get(${JSON.stringify(url)}); }`,
+          ].join('\n'),
+        );
+        const ran = await new Promise<number>((resolve) =>
+          execFile(
+            K6,
+            ['run', '--quiet', '--address', '', '--tag', 'testid=k6-rt', '--out', 'experimental-prometheus-rw', script],
+            {
+              env: {
+                ...process.env,
+                K6_NO_USAGE_REPORT: 'true',
+                K6_PROMETHEUS_RW_SERVER_URL: `${base}/api/v1/write`,
+                K6_PROMETHEUS_RW_PUSH_INTERVAL: '1s',
+                K6_PROMETHEUS_RW_TREND_STATS: 'p(99),p(95),p(90),med',
+              },
+              timeout: 60_000,
             },
-            timeout: 60_000,
-          },
-          (error) => resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : 1),
-        ),
-      );
-      expect(ran).toBe(0);
-      const dashboard = JSON.parse(readFileSync(join(ROOT, 'docs', 'grafana', 'afp-k6-load.json'), 'utf8')) as {
-        panels: { title: string; targets: { refId: string; expr: string }[] }[];
-      };
-      // What each run is expected to leave empty: a URL run has no checks; k6 writes no fixed buckets, and
-      // its native histogram only when asked (the panel's description says so); afp writes no native one.
-      const emptyFor: Record<string, string[]> = {
-        'prom-rt': ['Checks/A', 'Latency p99 across shards (histogram)/B'],
-        'k6-rt': ['Checks/A', 'Latency p99 across shards (histogram)/A', 'Latency p99 across shards (histogram)/B'],
-      };
-      for (const [testid, empty] of Object.entries(emptyFor)) {
-        for (const panel of dashboard.panels) {
-          for (const { refId, expr } of panel.targets) {
-            const key = `${panel.title}/${refId}`;
-            const result = await query(
-              expr.replaceAll('$testid', testid).replaceAll('$__rate_interval', '1m').replaceAll('$__range', '5m'),
-            );
-            expect(result.length > 0, `${testid} ${key}: ${expr}`).toBe(!empty.includes(key));
+            (error) => resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : 1),
+          ),
+        );
+        expect(ran).toBe(0);
+        const dashboard = JSON.parse(readFileSync(join(ROOT, 'docs', 'grafana', 'afp-k6-load.json'), 'utf8')) as {
+          panels: { title: string; targets: { refId: string; expr: string }[] }[];
+        };
+        // What each run is expected to leave empty: a URL run has no checks; k6 writes no fixed buckets, and
+        // its native histogram only when asked (the panel's description says so); afp writes no native one.
+        const emptyFor: Record<string, string[]> = {
+          'prom-rt': ['Checks/A', 'Latency p99 across shards (histogram)/B'],
+          'k6-rt': ['Checks/A', 'Latency p99 across shards (histogram)/A', 'Latency p99 across shards (histogram)/B'],
+        };
+        for (const [testid, empty] of Object.entries(emptyFor)) {
+          for (const panel of dashboard.panels) {
+            for (const { refId, expr } of panel.targets) {
+              const key = `${panel.title}/${refId}`;
+              const result = await query(
+                expr.replaceAll('$testid', testid).replaceAll('$__rate_interval', '1m').replaceAll('$__range', '5m'),
+              );
+              expect(result.length > 0, `${testid} ${key}: ${expr}`).toBe(!empty.includes(key));
+            }
           }
         }
-      }
-    });
+      },
+    );
   },
 );

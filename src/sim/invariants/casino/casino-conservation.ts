@@ -22,6 +22,7 @@ import { tournamentAccount } from '../../../services/casino/tournaments/tourname
 import { crashRoundAccount } from '../../../services/casino/crash-rounds.ts';
 import { holdAccount as videoPokerHoldAccount } from '../../../services/casino/video-poker-hands.ts';
 import { jsonText } from '../../json-text.ts';
+import type { Platform } from '../../../platform/platform.ts';
 import type { InvariantDefinition, Violation } from '../checker.ts';
 
 /** Every reason a transfer may move the house's money with. */
@@ -59,55 +60,8 @@ export const casinoConservation: InvariantDefinition = {
         message: `casino-house holds ${formatDecimal(actualMicro)}, its records say ${formatDecimal(expectedMicro)} (after ${after})`,
       };
     };
-    const holds = (atMs: number, when: string): Violation | null => {
-      for (const challenge of casino.challenges.all()) {
-        const heldMicro = ledger.balance(challengeAccount(challenge.id));
-        const dueMicro = challenge.status === 'pending' ? challenge.amountMicro : 0n;
-        if (heldMicro !== dueMicro)
-          return {
-            atMs,
-            event: jsonText({ audit: when, challenge }),
-            message: `challenge ${challenge.id} (${challenge.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}`,
-          };
-      }
-      for (const tournament of casino.tournaments.all()) {
-        const heldMicro = ledger.balance(tournamentAccount(tournament.id));
-        const dueMicro = tournament.status === 'completed' ? 0n : tournament.prizePoolMicro;
-        if (heldMicro !== dueMicro)
-          return {
-            atMs,
-            event: jsonText({ audit: when, tournament }),
-            message: `tournament ${tournament.id} (${tournament.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}`,
-          };
-      }
-      const roundHolds = new Map<string, Micro>();
-      for (const round of casino.crashRounds.all()) {
-        let dueMicro = 0n;
-        for (const bet of round.bets) if (bet.settled === null) dueMicro += bet.amountMicro;
-        roundHolds.set(crashRoundAccount(round.id), dueMicro);
-      }
-      const handHolds = new Map<string, Micro>();
-      for (const [agentId, hands] of casino.state.hands) {
-        let dueMicro = 0n;
-        for (const hand of hands.values()) dueMicro += hand.amountMicro ?? 0n;
-        handHolds.set(videoPokerHoldAccount(agentId), dueMicro);
-      }
-      const unexplained = (account: string, heldMicro: Micro, dueMicro: Micro): Violation => ({
-        atMs,
-        event: jsonText({ audit: when, account }),
-        message: `${account} holds ${formatDecimal(heldMicro)}, its records say ${formatDecimal(dueMicro)}`,
-      });
-      for (const [account, heldMicro] of ledger.accounts()) {
-        if (!account.startsWith('crash-round:') && !account.startsWith('video-poker:')) continue;
-        const dueMicro = roundHolds.get(account) ?? handHolds.get(account) ?? 0n;
-        if (heldMicro !== dueMicro) return unexplained(account, heldMicro, dueMicro);
-      }
-      for (const [account, dueMicro] of [...roundHolds, ...handHolds]) {
-        const heldMicro = ledger.balance(account);
-        if (heldMicro !== dueMicro) return unexplained(account, heldMicro, dueMicro);
-      }
-      return compare(atMs, () => jsonText({ audit: when, atMs }), `the ${when} audit`);
-    };
+    const holds = (atMs: number, when: string): Violation | null =>
+      heldAsRecorded(platform, atMs, when) ?? compare(atMs, () => jsonText({ audit: when, atMs }), `the ${when} audit`);
     return {
       onTransfer(transfer) {
         if ((transfer.from !== CASINO_HOUSE && transfer.to !== CASINO_HOUSE) || HOUSE_REASONS.has(transfer.reason))
@@ -136,3 +90,63 @@ export const casinoConservation: InvariantDefinition = {
     };
   },
 };
+
+/** Each pending challenge and running tournament holds its stake or pool, and nothing else does. */
+function stakesHeld(platform: Platform, atMs: number, when: string): Violation | null {
+  const { ledger, casino } = platform;
+  for (const challenge of casino.challenges.all()) {
+    const heldMicro = ledger.balance(challengeAccount(challenge.id));
+    const dueMicro = challenge.status === 'pending' ? challenge.amountMicro : 0n;
+    if (heldMicro !== dueMicro)
+      return {
+        atMs,
+        event: jsonText({ audit: when, challenge }),
+        message: `challenge ${challenge.id} (${challenge.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}`,
+      };
+  }
+  for (const tournament of casino.tournaments.all()) {
+    const heldMicro = ledger.balance(tournamentAccount(tournament.id));
+    const dueMicro = tournament.status === 'completed' ? 0n : tournament.prizePoolMicro;
+    if (heldMicro !== dueMicro)
+      return {
+        atMs,
+        event: jsonText({ audit: when, tournament }),
+        message: `tournament ${tournament.id} (${tournament.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}`,
+      };
+  }
+  return null;
+}
+
+/** The challenge and tournament holds, then each crash round and video-poker hold account against its records. */
+function heldAsRecorded(platform: Platform, atMs: number, when: string): Violation | null {
+  const { ledger, casino } = platform;
+  const stakes = stakesHeld(platform, atMs, when);
+  if (stakes !== null) return stakes;
+  const roundHolds = new Map<string, Micro>();
+  for (const round of casino.crashRounds.all()) {
+    let dueMicro = 0n;
+    for (const bet of round.bets) if (bet.settled === null) dueMicro += bet.amountMicro;
+    roundHolds.set(crashRoundAccount(round.id), dueMicro);
+  }
+  const handHolds = new Map<string, Micro>();
+  for (const [agentId, hands] of casino.state.hands) {
+    let dueMicro = 0n;
+    for (const hand of hands.values()) dueMicro += hand.amountMicro ?? 0n;
+    handHolds.set(videoPokerHoldAccount(agentId), dueMicro);
+  }
+  const unexplained = (account: string, heldMicro: Micro, dueMicro: Micro): Violation => ({
+    atMs,
+    event: jsonText({ audit: when, account }),
+    message: `${account} holds ${formatDecimal(heldMicro)}, its records say ${formatDecimal(dueMicro)}`,
+  });
+  for (const [account, heldMicro] of ledger.accounts()) {
+    if (!account.startsWith('crash-round:') && !account.startsWith('video-poker:')) continue;
+    const dueMicro = roundHolds.get(account) ?? handHolds.get(account) ?? 0n;
+    if (heldMicro !== dueMicro) return unexplained(account, heldMicro, dueMicro);
+  }
+  for (const [account, dueMicro] of [...roundHolds, ...handHolds]) {
+    const heldMicro = ledger.balance(account);
+    if (heldMicro !== dueMicro) return unexplained(account, heldMicro, dueMicro);
+  }
+  return null;
+}
