@@ -148,6 +148,25 @@ export async function runFairness(
     agentId: account.agentId,
   });
   const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
+  return concludeFairness({ run, result, replay, scheme: scheme.name, json, files }, flags, io, record);
+}
+
+/** The verdict, the bets table (or --json's fields), one line per replay probe and what stopped the audit; returns the exit code. */
+async function concludeFairness(
+  audit: {
+    run: LiveRun;
+    result: FairnessAuditResult;
+    replay: readonly ReplayProbeResult[];
+    scheme: string;
+    json: string;
+    files: readonly string[];
+  },
+  flags: FairnessFlags,
+  io: AuditIo,
+  record: RecordFields,
+): Promise<number> {
+  const { run, result, replay, scheme, files } = audit;
+  const say = flags.json ? io.err : io.out;
   const ids = run.findings.list().map((finding) => finding.id);
   const ending = await finishLiveRun(run, {
     out: flags.out,
@@ -156,42 +175,15 @@ export async function runFairness(
     ...fairnessFailure(result, replay),
   });
   say(`${ending.verdict.join('\n')}\n`);
-  if (flags.json) record({ fairness: JSON.parse(json) as unknown });
+  if (flags.json) record({ fairness: JSON.parse(audit.json) as unknown });
   else io.out(renderFairnessTable(result));
   for (const probe of replay)
     say(
       `replay ${probe.status === 'ran' ? 'ran    ' : 'skipped'} ${probe.name}: ${probe.note}${probe.findingIds.length > 0 ? ` — ${probe.findingIds.length} findings` : ''}\n`,
     );
-  const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
-  const lines = [
-    `bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${scheme.name} scheme`,
-  ];
-  if (result.audited === 0 && result.stoppedBy === null && result.troubles.length === 0)
-    lines.push(
-      'nothing audited: the account has no bets in its history (bet with this key first, or pass the key of an account that has)',
-    );
-  if (result.rotation === 'none-active') lines.push('rotation: no active seed to reveal');
-  for (const trouble of result.troubles) lines.push(`trouble: ${trouble}`);
-  if (result.stoppedBy === 'max-bets')
-    lines.push(`stopped: --max-bets ${flags.maxBets} reached; older bets were not audited`);
-  // Cut short by Ctrl-C, the ending says so.
-  if (result.stoppedBy === 'deadline' && !run.deadline.interrupted)
-    lines.push('stopped: the time budget ended the audit before every bet was read (what was read is verified)');
-  // A replay probe the budget skipped is no pass: exit 4, as for a bet left unread.
-  const outOfTime = replay.filter((probe) => probe.outOfTime === true).map((probe) => probe.name);
-  if (outOfTime.length > 0)
-    lines.push(
-      `stopped: the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds)`,
-    );
-  // Nor is one the target's silence skipped (probe-context.ts skipCauseOf): exit 4, target unreachable.
-  const unanswered = unansweredLine(replay);
-  if (unanswered !== null) lines.push(`stopped: ${unanswered}`);
+  const { lines, unfinished } = auditLines(result, replay, { scheme, maxBets: flags.maxBets, run });
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
-  const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
-  const verdict = unlessUnfinished(
-    ending.ending,
-    historyFailed || result.stoppedBy === 'deadline' || outOfTime.length > 0 || unanswered !== null,
-  );
+  const verdict = unlessUnfinished(ending.ending, unfinished);
   if (!passed(verdict))
     lines.push(
       `reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`,
@@ -199,7 +191,7 @@ export async function runFairness(
   say(`${lines.join('\n')}\n`);
   record({
     target: run.target.name,
-    scheme: scheme.name,
+    scheme,
     listed: result.listed,
     audited: result.audited,
     verified: result.verified,
@@ -214,4 +206,42 @@ export async function runFairness(
     files,
   });
   return verdict.exitCode;
+}
+
+/**
+ * The audit's closing lines (bets counted, troubles, what stopped it) and whether it is unfinished:
+ * the history unread, the budget spent, a replay probe skipped for time or unanswered (exit 4).
+ */
+function auditLines(
+  result: FairnessAuditResult,
+  replay: readonly ReplayProbeResult[],
+  context: { scheme: string; maxBets: number; run: LiveRun },
+): { lines: string[]; unfinished: boolean } {
+  const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
+  const lines = [
+    `bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${context.scheme} scheme`,
+  ];
+  if (result.audited === 0 && result.stoppedBy === null && result.troubles.length === 0)
+    lines.push(
+      'nothing audited: the account has no bets in its history (bet with this key first, or pass the key of an account that has)',
+    );
+  if (result.rotation === 'none-active') lines.push('rotation: no active seed to reveal');
+  for (const trouble of result.troubles) lines.push(`trouble: ${trouble}`);
+  if (result.stoppedBy === 'max-bets')
+    lines.push(`stopped: --max-bets ${context.maxBets} reached; older bets were not audited`);
+  // Cut short by Ctrl-C, the ending says so.
+  if (result.stoppedBy === 'deadline' && !context.run.deadline.interrupted)
+    lines.push('stopped: the time budget ended the audit before every bet was read (what was read is verified)');
+  // A replay probe the budget skipped is no pass: exit 4, as for a bet left unread.
+  const outOfTime = replay.filter((probe) => probe.outOfTime === true).map((probe) => probe.name);
+  if (outOfTime.length > 0)
+    lines.push(
+      `stopped: the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds)`,
+    );
+  // Nor is one the target's silence skipped (probe-context.ts skipCauseOf): exit 4, target unreachable.
+  const unanswered = unansweredLine(replay);
+  if (unanswered !== null) lines.push(`stopped: ${unanswered}`);
+  const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
+  const unfinished = historyFailed || result.stoppedBy === 'deadline' || outOfTime.length > 0 || unanswered !== null;
+  return { lines, unfinished };
 }

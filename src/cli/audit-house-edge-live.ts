@@ -40,7 +40,7 @@ import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { ReportFailure } from '../live/report/findings-report.ts';
 import type { RecordFields } from './json-output.ts';
-import { finishLiveRun, openRunAccount, startLiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import { CommandFailure, passed, unlessUnfinished } from '../core/command-failure.ts';
 import { exitCodeOf } from './process-exit.ts';
 
@@ -192,7 +192,26 @@ export async function runHouseEdgeLive(
     curlOf,
   });
   run.progress.finish();
-  recordAuditFindings(run.findings, result, scheme, listed);
+  return concludeHouseEdge({ run, result, plan, scheme, listed, usdcMicro }, flags, io, record);
+}
+
+/** The findings recorded, the files written, the verdict and the edges printed, --json's fields recorded; returns the exit code. */
+async function concludeHouseEdge(
+  audit: {
+    run: LiveRun;
+    result: EdgeAuditResult;
+    plan: readonly PlannedVariant[];
+    scheme: FairnessScheme;
+    listed: ListedWords | null;
+    usdcMicro: Micro;
+  },
+  flags: HouseEdgeFlags,
+  io: AuditIo,
+  record: RecordFields,
+): Promise<number> {
+  const { run, result, plan, scheme, usdcMicro } = audit;
+  const say = flags.format === 'table' ? io.out : io.err;
+  recordAuditFindings(run.findings, result, scheme, audit.listed);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
   const files = writeEdgeAuditFiles(flags.out, {
     'edges.csv': renderEdgeAuditCsv(result),

@@ -55,7 +55,7 @@ import { percentText } from '../report/html/report-format.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { GAMES } from '../services/casino/games/index.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
-import { parseCommand, stringFlag } from './args.ts';
+import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
@@ -176,6 +176,40 @@ export function parseHouseEdgeArgs(
     errors.push(`--usdc must be a positive amount of USDC (up to 6 decimals), got '${(usdcText ?? '').slice(0, 40)}'`);
   const gameIds = parseGames(stringFlag(args, 'games'), live, errors);
   const defect = parseDefect(stringFlag(args, 'defect'), live, errors);
+  const { bets, workers, maxSeconds, concurrency } = parseRunSizes(args, live, gameIds, errors);
+  const seedText = stringFlag(args, 'seed');
+  const seedError = seedText === undefined ? null : seedFlagError(seedText);
+  if (seedError !== null) errors.push(seedError);
+  if (errors.length > 0) return { errors };
+  const seed = seedText ?? drawSeed();
+  const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';
+  const out = stringFlag(args, 'out') ?? defaultOutDir(seed);
+  return {
+    gameIds,
+    gamesText: stringFlag(args, 'games') ?? null,
+    bets,
+    seed,
+    format,
+    out,
+    workers,
+    defect,
+    target,
+    key,
+    maxSeconds,
+    concurrency,
+    usdcMicro: typeof usdcMicro === 'bigint' ? usdcMicro : null,
+    failOn: failOn.ok ? failOn.value : 'major',
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+  };
+}
+
+/** --bets (its floor set by the games), --workers, --max-seconds or --max-minutes and --concurrency; their errors are pushed. */
+function parseRunSizes(
+  args: ParsedArgs,
+  live: boolean,
+  gameIds: readonly GameId[],
+  errors: string[],
+): { bets: number; workers: number; maxSeconds: number; concurrency: number } {
   const games = GAMES.filter((game) => gameIds.includes(game.id));
   const minimum = live ? 2 * Math.max(1, gameIds.length) : minimumBetsPerGame(games);
   const bets = checkNumber(
@@ -205,30 +239,7 @@ export function parseHouseEdgeArgs(
     wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
     errors,
   );
-  const seedText = stringFlag(args, 'seed');
-  const seedError = seedText === undefined ? null : seedFlagError(seedText);
-  if (seedError !== null) errors.push(seedError);
-  if (errors.length > 0) return { errors };
-  const seed = seedText ?? drawSeed();
-  const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';
-  const out = stringFlag(args, 'out') ?? defaultOutDir(seed);
-  return {
-    gameIds,
-    gamesText: stringFlag(args, 'games') ?? null,
-    bets,
-    seed,
-    format,
-    out,
-    workers,
-    defect,
-    target,
-    key,
-    maxSeconds,
-    concurrency,
-    usdcMicro: typeof usdcMicro === 'bigint' ? usdcMicro : null,
-    failOn: failOn.ok ? failOn.value : 'major',
-    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
-  };
+  return { bets, workers, maxSeconds, concurrency };
 }
 
 export function houseEdgeReproduce(flags: HouseEdgeFlags): string {

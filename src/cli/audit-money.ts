@@ -82,6 +82,21 @@ export async function runMoney(
   if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
   if (second !== null && !second.ok)
     io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
+  const results = await probeMoney(run, { account, second }, flags, io);
+  run.progress.finish();
+  return concludeMoney(run, { results, second }, flags, io, record);
+}
+
+type MoneyResults = Awaited<ReturnType<typeof runMoneyProbes>>;
+
+/** The money probes, then the later ones (settlement with --include-slow, the pots), with the two accounts. */
+async function probeMoney(
+  run: LiveRun,
+  accounts: { account: Pick<LiveAccount, 'apiKey' | 'agentId'>; second: LiveOutcome<LiveAccount> | null },
+  flags: MoneyFlags,
+  io: AuditIo,
+): Promise<MoneyResults> {
+  const { account, second } = accounts;
   /** What both probe sets are given: the session, the two accounts, the findings. */
   const probed = {
     session: run.session,
@@ -110,8 +125,15 @@ export async function runMoney(
       ),
   });
   results.push(...(await laterProbes(run, probed, flags, io)));
-  run.progress.finish();
-  const checks = checksOfProbes(results);
+  return results;
+}
+
+/** What stopped the audit short: probes the budget skipped, and the target's silence (each exits 4). */
+function stoppedLines(
+  results: MoneyResults,
+  second: LiveOutcome<LiveAccount> | null,
+  flags: MoneyFlags,
+): { outOfTime: string[]; unanswered: string | null; stopped: string[] } {
   // A probe the budget skipped is no pass: the run did not finish within its time (exit 4, as the help says).
   const outOfTime = [
     // The second account not opened within the budget: the probes it serves were skipped for time.
@@ -136,6 +158,20 @@ export async function runMoney(
       : []),
     ...(unanswered === null ? [] : [unanswered]),
   ];
+  return { outOfTime, unanswered, stopped };
+}
+
+/** The reports written, the verdict and one line per probe printed, the --json fields recorded; returns the exit code. */
+async function concludeMoney(
+  run: LiveRun,
+  probes: { results: MoneyResults; second: LiveOutcome<LiveAccount> | null },
+  flags: MoneyFlags,
+  io: AuditIo,
+  record: RecordFields,
+): Promise<number> {
+  const { results } = probes;
+  const checks = checksOfProbes(results);
+  const { outOfTime, unanswered, stopped } = stoppedLines(results, probes.second, flags);
   // Out of time (or Ctrl-C), or unanswered, the audit exits 4 whatever its findings: the reports' verdict says so.
   const ending = await finishLiveRun(run, {
     out: flags.out,

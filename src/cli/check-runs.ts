@@ -40,60 +40,76 @@ export interface CheckCliOptions extends CheckOptions {
   readonly budgetSeconds?: number;
 }
 
+/** What the check's runs are given: the options, the target (or none), the progress line and the stop. */
+interface CheckRunsInput {
+  readonly parsed: CheckCliOptions;
+  /** Why a URL that answered is no afp serve (the set-up failure then means the wrong URL), or null. */
+  readonly notServe: string | null;
+  /** The target to check through its dialects; null for the documents' model. */
+  readonly dialectTarget: Target | null;
+  readonly progress: Progress;
+  readonly onRun: () => void;
+  readonly stop: CheckStop;
+}
+
 /** The check's runs, in-process or through the target's dialects, and how they ended. */
-export async function checkRuns(
-  check: {
-    readonly parsed: CheckCliOptions;
-    /** Why a URL that answered is no afp serve (the set-up failure then means the wrong URL), or null. */
-    readonly notServe: string | null;
-    /** The target to check through its dialects; null for the documents' model. */
-    readonly dialectTarget: Target | null;
-    readonly progress: Progress;
-    readonly onRun: () => void;
-    readonly stop: CheckStop;
-  },
+export async function checkRuns(check: CheckRunsInput, io: CheckIo, record: RecordFields): Promise<Ending> {
+  const { parsed, dialectTarget } = check;
+  if (dialectTarget !== null && parsed.target !== undefined)
+    return checkThroughDialectRuns(check, { target: dialectTarget, spec: parsed.target }, io, record);
+  return checkModelRuns(check, io, record);
+}
+
+/** The runs through the target's dialects (check-dialect.ts, loaded only then). */
+async function checkThroughDialectRuns(
+  check: CheckRunsInput,
+  dialect: { target: Target; spec: string },
   io: CheckIo,
   record: RecordFields,
 ): Promise<Ending> {
-  const { parsed, notServe, dialectTarget, progress, onRun, stop } = check;
-  if (dialectTarget !== null && parsed.target !== undefined) {
-    try {
-      // A check through dialects loads their code here (an in-process check's start pays for none of it).
-      const [{ checkThroughDialect }, { Deadline }, { waitClockOf }] = await Promise.all([
-        import('./check-dialect.ts'),
-        import('../live/deadline.ts'),
-        import('../live/remote-serve-clock.ts'),
-      ]);
-      // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.
-      const clock = await waitClockOf(dialectTarget, SYSTEM_LIVE_CLOCK);
-      return await checkThroughDialect(
-        {
-          onRun,
-          target: dialectTarget,
-          targetSpec: parsed.target,
-          seed: parsed.seed,
-          runs: parsed.runs,
-          failOn: parsed.failOn ?? DEFAULT_FAIL_ON,
-          clock,
-          deadline: new Deadline(SYSTEM_LIVE_CLOCK, DIALECT_CHECK_MAX_SECONDS),
-          stop,
-          ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS
-            ? {}
-            : { maxCommands: parsed.maxCommands }),
-          ...(parsed.path === undefined ? {} : { path: parsed.path }),
-          ...(parsed.out === undefined ? {} : { out: parsed.out }),
-        },
-        (text) => {
-          progress.finish();
-          io.out(text);
-        },
-        record,
-      );
-    } catch (error) {
-      progress.finish();
-      return crashed(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}`);
-    }
+  const { parsed, progress, onRun, stop } = check;
+  const dialectTarget = dialect.target;
+  try {
+    // A check through dialects loads their code here (an in-process check's start pays for none of it).
+    const [{ checkThroughDialect }, { Deadline }, { waitClockOf }] = await Promise.all([
+      import('./check-dialect.ts'),
+      import('../live/deadline.ts'),
+      import('../live/remote-serve-clock.ts'),
+    ]);
+    // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.
+    const clock = await waitClockOf(dialectTarget, SYSTEM_LIVE_CLOCK);
+    return await checkThroughDialect(
+      {
+        onRun,
+        target: dialectTarget,
+        targetSpec: dialect.spec,
+        seed: parsed.seed,
+        runs: parsed.runs,
+        failOn: parsed.failOn ?? DEFAULT_FAIL_ON,
+        clock,
+        deadline: new Deadline(SYSTEM_LIVE_CLOCK, DIALECT_CHECK_MAX_SECONDS),
+        stop,
+        ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS
+          ? {}
+          : { maxCommands: parsed.maxCommands }),
+        ...(parsed.path === undefined ? {} : { path: parsed.path }),
+        ...(parsed.out === undefined ? {} : { out: parsed.out }),
+      },
+      (text) => {
+        progress.finish();
+        io.out(text);
+      },
+      record,
+    );
+  } catch (error) {
+    progress.finish();
+    return crashed(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}`);
   }
+}
+
+/** The runs against the documents' model (in process, or over a URL): the result printed, the reports written. */
+async function checkModelRuns(check: CheckRunsInput, io: CheckIo, record: RecordFields): Promise<Ending> {
+  const { parsed, notServe, progress, onRun, stop } = check;
   let result: CheckResult;
   try {
     result = await runCheck({ ...parsed, onRun, stop });

@@ -26,13 +26,13 @@ import { exitOf, refusedFigures, thresholdLines } from './load-view.ts';
 import { refusedAnswers, refusedLine } from '../load/refused-answers.ts';
 import type { InterruptSignal } from './process-interrupt.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
-import { endpointRequest, parseAutocannonFlags } from './autocannon-flags.ts';
+import { endpointRequest, parseAutocannonFlags, type AutocannonFlags } from './autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { type Scenario } from '../scenario/scenario.ts';
-import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
+import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import type { RecordFields } from './json-output.ts';
@@ -80,24 +80,9 @@ export async function autocannonMain(
   record: RecordFields = () => undefined,
 ): Promise<Ending> {
   if (isUrlRun(argv)) return autocannonUrl(argv, io, record);
-  // Every flag of `afp load` parses, so one of another form is named as such (never "unknown", its value a stray positional).
-  const args = parseCommand(argv, definitionOf('load'));
-  const errors = [
-    ...args.errors,
-    ...otherFormFlags(args, AFP_ENGINE_ONLY, "afp's own engine (--engine afp, the default)"),
-    ...otherFormFlags(args, URL_REQUEST_ONLY, 'a URL run (afp load URL --engine autocannon …)'),
-  ];
-  if (stringFlag(args, 'engine') !== 'autocannon')
-    errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
-  if (args.positionals.length > 1)
-    errors.push(`expected at most one SCENARIO file (its thresholds and duration), got ${args.positionals.length}`);
-  const targetSpec = stringFlag(args, 'target');
-  if (targetSpec === undefined) errors.push('--target URL|FILE is required (the live target to load)');
-  const flags = parseAutocannonFlags(args);
-  if ('errors' in flags) errors.push(...flags.errors);
-  if (errors.length > 0 || 'errors' in flags || targetSpec === undefined) {
-    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
-  }
+  const parsed = parseTargetRun(argv);
+  if (!('flags' in parsed)) return parsed;
+  const { args, flags, targetSpec } = parsed;
   const scenario = await scenarioOf(args.positionals[0]);
   if (scenario instanceof CommandFailure) return scenario;
   const thresholds = parseThresholds(scenario?.load?.thresholds);
@@ -118,12 +103,8 @@ export async function autocannonMain(
   io.out(
     `engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${target.name}\nendpoint: ${request.endpoint} (${request.method} ${request.url})\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`,
   );
-  const abort = new AbortController();
-  const stopListening = io.onInterrupt(() => abort.abort());
-  let snapshot: LoadSnapshot;
-  let counts: EngineCounts;
-  try {
-    ({ snapshot, counts } = await runAutocannonCounted({
+  const ran = await runInterruptibly(io, (signal) =>
+    runAutocannonCounted({
       url: request.url,
       method: request.method,
       headers: request.headers,
@@ -131,31 +112,58 @@ export async function autocannonMain(
       connections: flags.connections,
       durationMs,
       timeoutMs: flags.timeoutMs,
-      signal: abort.signal,
+      signal,
       ...(flags.amount === undefined ? {} : { amount: flags.amount }),
       ...(flags.body === undefined ? {} : { body: flags.body }),
-    }));
-  } finally {
-    stopListening();
-  }
-  if (counts.unsentAfterClose > 0)
-    io.out(
-      `note: ${counts.unsentAfterClose} requests autocannon wrote onto connections ${target.name} had announced closed (Connection: close) are not requests of the run: the target never took them\n`,
-    );
-  const concurrency: Concurrency = { value: flags.connections, source: 'configured connections' };
+    }),
+  );
+  sayUnsentAfterClose(ran.outcome.counts, target.name, io);
   return finishAutocannon({
-    snapshot,
-    concurrency,
+    snapshot: ran.outcome.snapshot,
+    concurrency: { value: flags.connections, source: 'configured connections' },
     thresholds: thresholds.thresholds,
     scenario,
     targetName: target.name,
     targetSource: target.source,
     out: parseOutFlags(args.lists['out'] ?? []).dir ?? AUTOCANNON_OUT_DEFAULT,
-    interrupted: abort.signal.aborted,
+    interrupted: ran.interrupted,
     outputs: null,
     io,
     record,
   });
+}
+
+/** A target run's flags, checked (every error at once, then the usage). */
+function parseTargetRun(
+  argv: readonly string[],
+): { args: ParsedArgs; flags: AutocannonFlags; targetSpec: string } | CommandFailure {
+  // Every flag of `afp load` parses, so one of another form is named as such (never "unknown", its value a stray positional).
+  const args = parseCommand(argv, definitionOf('load'));
+  const errors = [
+    ...args.errors,
+    ...otherFormFlags(args, AFP_ENGINE_ONLY, "afp's own engine (--engine afp, the default)"),
+    ...otherFormFlags(args, URL_REQUEST_ONLY, 'a URL run (afp load URL --engine autocannon …)'),
+  ];
+  if (stringFlag(args, 'engine') !== 'autocannon')
+    errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
+  if (args.positionals.length > 1)
+    errors.push(`expected at most one SCENARIO file (its thresholds and duration), got ${args.positionals.length}`);
+  const targetSpec = stringFlag(args, 'target');
+  if (targetSpec === undefined) errors.push('--target URL|FILE is required (the live target to load)');
+  const flags = parseAutocannonFlags(args);
+  if ('errors' in flags) errors.push(...flags.errors);
+  if (errors.length > 0 || 'errors' in flags || targetSpec === undefined) {
+    return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
+  }
+  return { args, flags, targetSpec };
+}
+
+/** The requests autocannon wrote onto connections the target had closed: said, not counted. */
+function sayUnsentAfterClose(counts: EngineCounts, targetName: string, io: AutocannonIo): void {
+  if (counts.unsentAfterClose > 0)
+    io.out(
+      `note: ${counts.unsentAfterClose} requests autocannon wrote onto connections ${targetName} had announced closed (Connection: close) are not requests of the run: the target never took them\n`,
+    );
 }
 
 /**
@@ -166,6 +174,69 @@ export async function autocannonMain(
  * has no live hook).
  */
 async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: RecordFields): Promise<Ending> {
+  const run = await parseUrlRun(argv);
+  if (!('url' in run)) return run;
+  const { url, shownUrl, flags, method, body } = run;
+  const outputs = runMetricsOutputs(run.outs.outputs, HIGH_RESOLUTION_CLOCK, { tags: run.outs.tags });
+  const prepared = await outputs?.prepare();
+  const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
+  if (typeof prepared === 'string' || reach === null || !reach.ok) {
+    io.err(
+      `afp load: ${typeof prepared === 'string' ? prepared : `${shownUrl} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`,
+    );
+    return typeof prepared === 'string' ? invalidInput() : unsettled();
+  }
+  const endpoint = urlEndpointName({ url, method });
+  const durationMs = flags.durationMs ?? AUTOCANNON_LIMITS.durationMs.default;
+  io.out(
+    `engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${shownUrl}\nendpoint: ${endpoint}\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`,
+  );
+  const ran = await runInterruptibly(io, (signal) =>
+    runAutocannonCounted({
+      url,
+      method,
+      headers: run.headers,
+      endpoint,
+      connections: flags.connections,
+      durationMs,
+      timeoutMs: flags.timeoutMs,
+      signal,
+      ...(flags.amount === undefined ? {} : { amount: flags.amount }),
+      ...(body === undefined ? {} : { body }),
+    }),
+  );
+  sayUnsentAfterClose(ran.outcome.counts, 'the target', io);
+  return finishAutocannon({
+    snapshot: ran.outcome.snapshot,
+    concurrency: { value: flags.connections, source: 'configured connections' },
+    thresholds: run.thresholds,
+    scenario: null,
+    targetName: shownUrl,
+    targetSource: 'url',
+    out: run.outs.dir ?? AUTOCANNON_OUT_DEFAULT,
+    interrupted: ran.interrupted,
+    outputs,
+    io,
+    record,
+  });
+}
+
+type UrlMethod = Extract<ReturnType<typeof urlMethodOf>, { method: unknown }>['method'];
+
+/** A URL run's flags, checked (every error at once, then the usage): the URL, its request and thresholds, the outputs. */
+async function parseUrlRun(argv: readonly string[]): Promise<
+  | {
+      url: string;
+      shownUrl: string;
+      flags: AutocannonFlags;
+      headers: Readonly<Record<string, string>>;
+      body: Awaited<ReturnType<typeof bodyOf>>;
+      method: UrlMethod;
+      thresholds: readonly Threshold[];
+      outs: ReturnType<typeof parseOutFlags>;
+    }
+  | CommandFailure
+> {
   const args = parseCommand(argv, definitionOf('load'));
   const errors = [
     ...args.errors,
@@ -184,7 +255,6 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   // The URL's user:pw go as a Basic authorization header (as afp's engine and k6 send them), never shown.
   const credentials = given === null ? null : urlCredentials(given);
   const url = credentials?.url ?? null;
-  const shownUrl = credentials?.shownUrl ?? '';
   const flags = parseAutocannonFlags({ ...args, flags: { ...args.flags, endpoint: url ?? '-' } });
   if ('errors' in flags) errors.push(...flags.errors);
   const givenHeaders = headersOf(args.lists['header'] ?? [], errors);
@@ -207,52 +277,9 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok || 'error' in methodOrError) {
     return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}`);
   }
-  const outputs = runMetricsOutputs(outs.outputs, HIGH_RESOLUTION_CLOCK, { tags: outs.tags });
-  const prepared = await outputs?.prepare();
-  const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
-  if (typeof prepared === 'string' || reach === null || !reach.ok) {
-    io.err(
-      `afp load: ${typeof prepared === 'string' ? prepared : `${shownUrl} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`,
-    );
-    return typeof prepared === 'string' ? invalidInput() : unsettled();
-  }
+  const shownUrl = credentials?.shownUrl ?? '';
   const { method } = methodOrError;
-  const endpoint = urlEndpointName({ url, method });
-  const durationMs = flags.durationMs ?? AUTOCANNON_LIMITS.durationMs.default;
-  io.out(
-    `engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${shownUrl}\nendpoint: ${endpoint}\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`,
-  );
-  const ran = await runInterruptibly(io, (signal) =>
-    runAutocannonCounted({
-      url,
-      method,
-      headers,
-      endpoint,
-      connections: flags.connections,
-      durationMs,
-      timeoutMs: flags.timeoutMs,
-      signal,
-      ...(flags.amount === undefined ? {} : { amount: flags.amount }),
-      ...(body === undefined ? {} : { body }),
-    }),
-  );
-  if (ran.outcome.counts.unsentAfterClose > 0)
-    io.out(
-      `note: ${ran.outcome.counts.unsentAfterClose} requests autocannon wrote onto connections the target had announced closed (Connection: close) are not requests of the run: the target never took them\n`,
-    );
-  return finishAutocannon({
-    snapshot: ran.outcome.snapshot,
-    concurrency: { value: flags.connections, source: 'configured connections' },
-    thresholds: thresholds.thresholds,
-    scenario: null,
-    targetName: shownUrl,
-    targetSource: 'url',
-    out: outs.dir ?? AUTOCANNON_OUT_DEFAULT,
-    interrupted: ran.interrupted,
-    outputs,
-    io,
-    record,
-  });
+  return { url, shownUrl, flags, headers, body, method, thresholds: thresholds.thresholds, outs };
 }
 
 /** Runs `run` with Ctrl-C wired to its AbortSignal; whether it was interrupted. */

@@ -20,14 +20,16 @@
  * run's code (the generator, the live view, the reports) are import()ed where they are first used.
  */
 import { join } from 'node:path';
-import { parseOutFlags } from '../load/metrics/out-flags.ts';
-import { otherFormFlags, parseCommand } from './args.ts';
+import { parseOutFlags, type OutFlags } from '../load/metrics/out-flags.ts';
+import { otherFormFlags, parseCommand, type ParsedArgs } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import type { RecordFields } from './json-output.ts';
 import type { LoadIo } from './load-io.ts';
 import { parseUrlRun, type UrlRun } from './url-flags.ts';
 import type { reachable as reachableType } from '../load/url-reach.ts';
+import type { LoadPlan } from '../load/executors.ts';
+import type { Threshold } from '../load/thresholds.ts';
 import { type Ending, invalidInput, unsettled } from '../core/command-failure.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
@@ -37,6 +39,64 @@ export const URL_OUT_DEFAULT = join('reports', 'url-load');
 const REACH_TIMEOUT_MS = 5_000;
 
 export async function urlMain(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<Ending> {
+  const planned = await planUrlLoad(argv, record);
+  if (!('plan' in planned)) return planned;
+  const { args, run, outs, plan, thresholds } = planned;
+  const [{ runMetricsOutputs }, { reachable }, { runUrlLoad }, { concludeRun, runWithView }, { describePlan }] =
+    await Promise.all([
+      import('../load/metrics/metrics-outputs.ts'),
+      import('../load/url-reach.ts'),
+      import('../load/url-load.ts'),
+      import('./load-view.ts'),
+      import('../load/executors.ts'),
+    ]);
+  const outputs = runMetricsOutputs(outs.outputs, io.clock, { tags: outs.tags });
+  const prepared = await outputs?.prepare();
+  if (typeof prepared === 'string') {
+    return invalidInput(`afp load: ${prepared}`);
+  }
+  const unreachable = await firstUnreachable(run, reachable);
+  if (unreachable !== null) {
+    return unsettled(`afp load: ${unreachable}`);
+  }
+  const endpoints = [...new Set(run.requests.map((request) => request.name))].join(', ');
+  io.out(`target: ${run.shownUrl}\nendpoint${run.requests.length === 1 ? '' : 's'}: ${endpoints}\n`);
+  io.out(`plan: ${describePlan(plan)}\n`);
+  record({ target: run.shownUrl, endpoint: endpoints });
+  const result = await runWithView({
+    plan,
+    io,
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+    thresholds,
+    outputs,
+    run: (hooks) => runUrlLoad({ ...run, plan, clock: io.clock, ...hooks }),
+  });
+  const stopReason = result.outcome.stopReason;
+  return concludeRun({
+    io,
+    result,
+    out: outs.dir ?? URL_OUT_DEFAULT,
+    written: [],
+    thresholds,
+    outputs,
+    record,
+    report: {
+      scenario: 'url',
+      target: { name: run.shownUrl, source: 'url' },
+      engine: 'afp',
+      ...(stopReason === null ? {} : { stopReason }),
+      ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),
+    },
+  });
+}
+
+/** The URL run's flags checked, then its plan and thresholds; every error at once (and in --json's `errors`), then the usage. */
+async function planUrlLoad(
+  argv: readonly string[],
+  record: RecordFields,
+): Promise<
+  { args: ParsedArgs; run: UrlRun; outs: OutFlags; plan: LoadPlan; thresholds: readonly Threshold[] } | Ending
+> {
   // Parsed with every flag of `afp load`: another form's flag is named with its form, and its value is not taken for a URL.
   const args = parseCommand(argv, definitionOf('load'));
   const parsed = await parseUrlRun(args);
@@ -54,7 +114,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The planner, the thresholds' parser and the run's code load only for flags that make a run.
-  const { describePlan, resolveLoadPlan } = await import('../load/executors.ts');
+  const { resolveLoadPlan } = await import('../load/executors.ts');
   const planned = resolveLoadPlan({ load: run.section, scenarioDurationMs: run.durationMs });
   if (!planned.ok) errors.push(...planned.errors);
   // Checked by parseUrlRun (its errors are above); parsed again here for the run.
@@ -63,50 +123,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     record({ errors });
     return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
-  const [{ runMetricsOutputs }, { reachable }, { runUrlLoad }, { concludeRun, runWithView }] = await Promise.all([
-    import('../load/metrics/metrics-outputs.ts'),
-    import('../load/url-reach.ts'),
-    import('../load/url-load.ts'),
-    import('./load-view.ts'),
-  ]);
-  const outputs = runMetricsOutputs(outs.outputs, io.clock, { tags: outs.tags });
-  const prepared = await outputs?.prepare();
-  if (typeof prepared === 'string') {
-    return invalidInput(`afp load: ${prepared}`);
-  }
-  const unreachable = await firstUnreachable(run, reachable);
-  if (unreachable !== null) {
-    return unsettled(`afp load: ${unreachable}`);
-  }
-  const endpoints = [...new Set(run.requests.map((request) => request.name))].join(', ');
-  io.out(`target: ${run.shownUrl}\nendpoint${run.requests.length === 1 ? '' : 's'}: ${endpoints}\n`);
-  io.out(`plan: ${describePlan(planned.plan)}\n`);
-  record({ target: run.shownUrl, endpoint: endpoints });
-  const result = await runWithView({
-    plan: planned.plan,
-    io,
-    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
-    thresholds: thresholds.thresholds,
-    outputs,
-    run: (hooks) => runUrlLoad({ ...run, plan: planned.plan, clock: io.clock, ...hooks }),
-  });
-  const stopReason = result.outcome.stopReason;
-  return concludeRun({
-    io,
-    result,
-    out: outs.dir ?? URL_OUT_DEFAULT,
-    written: [],
-    thresholds: thresholds.thresholds,
-    outputs,
-    record,
-    report: {
-      scenario: 'url',
-      target: { name: run.shownUrl, source: 'url' },
-      engine: 'afp',
-      ...(stopReason === null ? {} : { stopReason }),
-      ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),
-    },
-  });
+  return { args, run, outs, plan: planned.plan, thresholds: thresholds.thresholds };
 }
 
 /** Each origin the requests name, asked once (a --requests file may name several): why the first that cannot be reached cannot, or null. */

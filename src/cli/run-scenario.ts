@@ -24,6 +24,7 @@ import type { Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import type { Recorder } from '../replay/recorder.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { checkFailed, crashed, type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
 
 /** Progress steps of a run: percent of its virtual time. */
@@ -87,6 +88,18 @@ export async function runScenario(
     record({ errors: [clash] });
     return invalidInput(`afp run: ${clash}`);
   }
+  const recorder = flags.record === undefined ? undefined : await startRecorder(scenario, seed);
+  const run = await simulate({ flags, loaded, scenario, seed, reproduce, recorder }, io);
+  if ('exitCode' in run) return run;
+  const { result, interrupted } = run;
+  if (flags.record !== undefined) await recorder?.finish(flags.record, { interrupted });
+  // The drawn scenario beside the reports, runnable without --swarm (not a report: the digest is the reports').
+  const beside = swarm === null ? [] : [{ file: 'swarm.yaml', text: swarm.text }];
+  return reportRun({ flags, result, interrupted, out, seed, reproduce, beside, reports: scenario.reports }, io, record);
+}
+
+/** The recorder of `--record`: the run's scenario, seed, start and the platform it configures. */
+async function startRecorder(scenario: Scenario, seed: string): Promise<Recorder> {
   const config = scenarioPlatformConfig(scenario);
   const platform = {
     disputeOutcome: config.escrow.disputeOutcome,
@@ -95,15 +108,30 @@ export async function runScenario(
     trading: scenarioTrading(scenario),
     domains: { yearMs: config.domains.yearMs, graceMs: config.domains.graceMs },
   };
-  const recorder =
-    flags.record === undefined
-      ? undefined
-      : (await import('../replay/recorder.ts')).createRecorder({
-          scenario: scenario.name,
-          seed,
-          startMs: scenario.startMs,
-          platform,
-        });
+  return (await import('../replay/recorder.ts')).createRecorder({
+    scenario: scenario.name,
+    seed,
+    startMs: scenario.startMs,
+    platform,
+  });
+}
+
+/**
+ * The simulation with its progress line, under Ctrl-C: an interrupt stops the run between two
+ * wake-ups and its reports are still written; a crash is said (runCrashed) and ends the run.
+ */
+async function simulate(
+  run: {
+    flags: RunFlags;
+    loaded: LoadedScenario;
+    scenario: Scenario;
+    seed: string;
+    reproduce: string;
+    recorder: Recorder | undefined;
+  },
+  io: RunIo,
+): Promise<{ result: SimulationResult; interrupted: boolean } | Ending> {
+  const { flags, seed, reproduce, recorder } = run;
   const progress = new Progress({
     label: 'run',
     unit: 'virtual time',
@@ -123,8 +151,8 @@ export async function runScenario(
     io.err(`\nafp run: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
   });
   try {
-    result = await runSimulation(scenario, {
-      agents: loaded.agents,
+    result = await runSimulation(run.scenario, {
+      agents: run.loaded.agents,
       seed,
       defects: flags.defects,
       reproduce,
@@ -141,10 +169,26 @@ export async function runScenario(
   }
   stopListening();
   progress.finish();
-  if (flags.record !== undefined) await recorder?.finish(flags.record, { interrupted: interrupt.signal.aborted });
-  // The drawn scenario beside the reports, runnable without --swarm (not a report: the digest is the reports').
-  const beside = swarm === null ? [] : [{ file: 'swarm.yaml', text: swarm.text }];
-  const { digest, files } = writeReports(result.record, out, scenario.reports, beside);
+  return { result, interrupted: interrupt.signal.aborted };
+}
+
+/** The run's reports written, its summary and outcome printed, its --json fields recorded; returns its ending. */
+function reportRun(
+  run: {
+    flags: RunFlags;
+    result: SimulationResult;
+    interrupted: boolean;
+    out: string;
+    seed: string;
+    reproduce: string;
+    beside: { file: string; text: string }[];
+    reports: Scenario['reports'];
+  },
+  io: RunIo,
+  record: RecordFields,
+): Ending {
+  const { flags, result, out, seed, reproduce } = run;
+  const { digest, files } = writeReports(result.record, out, run.reports, run.beside);
   io.out(summaryTable(result.record));
   result.record.events.dispose();
   const code = printOutcome(
@@ -165,13 +209,13 @@ export async function runScenario(
     events: result.record.events.count,
     failure,
     limit: result.limit,
-    interrupted: interrupt.signal.aborted,
+    interrupted: run.interrupted,
     digest,
     out,
     files,
     ...(flags.record === undefined ? {} : { record: flags.record }),
   });
-  if (interrupt.signal.aborted) io.out(`interrupted: the reports of the run so far are in ${out}\n`);
+  if (run.interrupted) io.out(`interrupted: the reports of the run so far are in ${out}\n`);
   io.out(`reports: ${out} (${files.length} files)\n`);
   io.out(`digest: ${digest}\n`);
   return code;

@@ -38,51 +38,34 @@
  * acts in the other dialect only (DEFECT_DIALECTS: it would be inert), a port that cannot be used,
  * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
+ * This file runs the stand-in: its flags are read in serve-flags.ts, its settings (flags, scenario
+ * and stored log settings) decided in serve-settings.ts.
  */
 import { watchLauncher } from './launcher-watch.ts';
-import { randomInt } from 'node:crypto';
-import { readTextFile } from '../core/text-file.ts';
-import { isIP } from 'node:net';
-import { isLoopback } from '../http/client-ip.ts';
-import { NO_PROXIES, TrustedProxies } from '../http/trusted-proxies.ts';
-import type { DefectName } from '../services/shared/context.ts';
+import { NO_PROXIES, type TrustedProxies } from '../http/trusted-proxies.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
-import type { FaultWindow } from '../platform/platform.ts';
-import type { GameClosure } from '../services/casino/closure-schedule.ts';
-import type { TradingSchedule } from '../services/trading/trading-record.ts';
-import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
-import type { Scenario } from '../scenario/scenario.ts';
-import { MAX_SCENARIO_BYTES } from '../scenario/scenario-size.ts';
-import {
-  scenarioClosures,
-  scenarioFaultWindows,
-  scenarioPlatformConfig,
-  scenarioTrading,
-} from '../scenario/scenario-platform.ts';
-import { CLOCK_MAX_MS } from '../server/admin.ts';
-import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
+import { DEFECT_NAMES } from '../services/shared/context.ts';
+import { openCommandLog, type CommandLog } from '../server/command-log.ts';
 import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
 import { closeData, isDamage, openData } from '../server/data-preflight.ts';
-import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
-import { DEPLOYED_PORT_OFFSET_MAX } from '../server/deployed-ports.ts';
-import type { DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
-import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/load-shedder.ts';
+import { DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import type { Route } from '../http/route.ts';
-import type { ClockMode } from '../server/serve-clock.ts';
-import { parseCommand, stringFlag } from './args.ts';
-import { adminDoorsLine, parseTeamFlags } from './serve-team-flags.ts';
-import { announcedUrls, type PublicUrls } from '../server/announced-urls.ts';
+import { adminDoorsLine } from './serve-team-flags.ts';
+import { announcedUrls } from '../server/announced-urls.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
+import { crashed, type Ending, invalidInput, isInvalidInput, PASSED } from '../core/command-failure.ts';
+import { exitCodeOf } from './process-exit.ts';
+import { parseServeArgs, type ServeDialect, type ServeFlags } from './serve-flags.ts';
+import { logSettingsOf, resolveSettings, withDeployedRules, type ServedSettings } from './serve-settings.ts';
+
+export { DEFECT_NAMES };
 
 /** After a failed commit: how long the 503s of the failed batch get to leave before connections are cut. */
 const LOG_FAILURE_CLOSE_MS = 1_000;
 
 const DEFINITION = definitionOf('serve');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
-
-export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
-export type ServeDialect = (typeof SERVE_DIALECTS)[number];
 
 /**
  * The rows and the listener layout of each dialect. The deployed dialect's are loaded only when it
@@ -103,273 +86,6 @@ async function dialectServing(
     routes: DEPLOYED_ROUTES,
     layout: floatMoney || limitsLifted ? deployedLayout({ floatMoney, limitsLifted }) : DEPLOYED_LAYOUT,
   };
-}
-
-/** The highest port offset a dialect listens on (--port's bound). */
-function highestPortOffset(dialect: ServeDialect): number {
-  if (dialect === 'deployed') return DEPLOYED_PORT_OFFSET_MAX;
-  return Math.max(...DOCUMENTS_LAYOUT.mounts(ALL_ROUTES).map(([, offset]) => offset));
-}
-
-import { DEFECT_DIALECTS, DEFECT_NAMES } from '../services/shared/context.ts';
-import { crashed, type Ending, invalidInput, isInvalidInput, PASSED } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
-
-export { DEFECT_NAMES };
-
-export interface ServeFlags {
-  readonly port: number;
-  /** --host ADDR (present only when given: 127.0.0.1 otherwise). */
-  readonly host?: string;
-  /** --trust-proxy CIDR… (present only when given: no proxy is trusted otherwise). */
-  readonly trustedProxies?: TrustedProxies;
-  /** Beyond loopback without --seed: the seed drawn, served unless a --data log already holds one. */
-  readonly drawnSeed?: string;
-  /** The --seed given; '1' by default, undefined with --scenario or --data and no --seed (the scenario's or the log's seed). */
-  readonly seed: string | undefined;
-  readonly clockMode: ClockMode;
-  readonly startMs: number | undefined;
-  readonly defects: readonly DefectName[];
-  readonly scenario?: string;
-  /** --data FILE: the command log (present only when given, with `clockGiven`). */
-  readonly data?: string;
-  /** With --data: whether --clock was given (else an existing log's clock mode is served). */
-  readonly clockGiven?: boolean;
-  /** With --data: commands between two checkpoints (--checkpoint-every; default CHECKPOINT_EVERY_COMMANDS). */
-  readonly checkpointEvery?: number;
-  /** With --data: a damaged FILE goes on from its intact prefix (log-salvage.ts) instead of refusing to start. */
-  readonly salvage?: true;
-  /** With --data: answers wait for the log's fsync (--fsync-answers), not only for its commit. */
-  readonly fsyncAnswers?: true;
-  /** --dialect deployed (present only then; the documents' styles otherwise). */
-  readonly dialect?: 'deployed';
-  /** --rules FILE (only with --dialect deployed). */
-  readonly rules?: string;
-  /** --lift-deployed-limits (only with --dialect deployed). */
-  readonly liftDeployedLimits?: true;
-  /** --float-money (with --dialect deployed; present only then): the casino's money as the deployment's doubles. */
-  readonly floatMoney?: boolean;
-  /** --max-in-flight, --max-receiving and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
-  readonly shed: LoadShedderOptions;
-  /** --admin-token (or AFP_ADMIN_TOKEN) and --public-url (present only when given; serve-team-flags.ts). */
-  readonly adminToken?: string;
-  readonly publicUrls?: PublicUrls;
-  /** Whether --host binds beyond loopback (afp serve then says who may use the admin doors). */
-  readonly beyondLoopback?: true;
-}
-
-/** A fresh seed for a stand-in beyond loopback: 53 random bits (the CLI's nondeterminism door). */
-export function drawServeSeed(): string {
-  return String(randomInt(0, 2 ** 21) * 2 ** 32 + randomInt(0, 2 ** 32));
-}
-
-/** Parses the flags; every error is reported, not only the first. `drawSeed` runs only beyond loopback without --seed. */
-export function parseServeArgs(
-  argv: readonly string[],
-  wallNowMs: number,
-  drawSeed: () => string = drawServeSeed,
-  environment: Readonly<Record<string, string | undefined>> = process.env,
-): ServeFlags | { errors: string[] } {
-  const args = parseCommand(argv, DEFINITION);
-  // A comma list or the flag again (`--defect a,b` as afp run and afp check take it, or `--defect a --defect b`).
-  const defects = (args.lists['defect'] ?? []).flatMap((value) => value.split(','));
-  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
-  const dialectText = stringFlag(args, 'dialect') ?? 'documents';
-  const dialect = (SERVE_DIALECTS as readonly string[]).includes(dialectText) ? (dialectText as ServeDialect) : null;
-  if (dialect === null) errors.push(`--dialect must be one of ${SERVE_DIALECTS.join(', ')}, got '${dialectText}'`);
-  const portText = stringFlag(args, 'port') ?? String(DEFAULT_PORT);
-  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
-  const highestOffset = highestPortOffset(dialect ?? 'documents');
-  if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535)))
-    errors.push(
-      `--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`,
-    );
-  const scenario = stringFlag(args, 'scenario');
-  const data = stringFlag(args, 'data');
-  const floatMoney = args.flags['float-money'] === true;
-  if (floatMoney && dialect !== 'deployed')
-    errors.push('--float-money needs --dialect deployed (it writes money as the deployment does)');
-  if (dialect === 'deployed' && data !== undefined)
-    errors.push("--data is not supported with --dialect deployed (its command log replays the documents' dispatcher)");
-  const rules = stringFlag(args, 'rules');
-  const liftDeployedLimits = args.flags['lift-deployed-limits'] === true;
-  if (dialect !== 'deployed' && rules !== undefined)
-    errors.push("--rules needs --dialect deployed (the rules are the deployed casino's)");
-  if (dialect !== 'deployed' && liftDeployedLimits) errors.push('--lift-deployed-limits needs --dialect deployed');
-  const checkpointText = stringFlag(args, 'checkpoint-every');
-  const checkpointEvery =
-    checkpointText === undefined
-      ? undefined
-      : /^[1-9]\d{0,8}$/.test(checkpointText)
-        ? Number(checkpointText)
-        : Number.NaN;
-  if (Number.isNaN(checkpointEvery))
-    errors.push(
-      `--checkpoint-every must be a whole number of commands from 1 to 999999999, got '${checkpointText ?? ''}'`,
-    );
-  if (checkpointEvery !== undefined && data === undefined)
-    errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
-  const salvage = args.flags['salvage'] === true;
-  if (salvage && data === undefined) errors.push('--salvage needs --data (it salvages a damaged command log)');
-  const fsyncAnswers = args.flags['fsync-answers'] === true;
-  if (fsyncAnswers && data === undefined) errors.push('--fsync-answers needs --data (it is about the command log)');
-  const edge = parseEdge(stringFlag(args, 'host'), args.lists['trust-proxy'] ?? [], errors);
-  const team = parseTeamFlags(args, environment, errors);
-  const seedGiven = stringFlag(args, 'seed');
-  const seed = seedGiven ?? (scenario === undefined && data === undefined && !edge.beyondLoopback ? '1' : undefined);
-  if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed))
-    errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
-  const clock = stringFlag(args, 'clock') ?? 'wall';
-  if (clock !== 'wall' && clock !== 'manual') errors.push(`--clock must be wall or manual, got '${clock}'`);
-  const startText = stringFlag(args, 'start');
-  const startMs = startText === undefined ? undefined : parseIso(startText);
-  if (Number.isNaN(startMs)) errors.push(`--start must be an ISO 8601 date or date-time, got '${startText}'`);
-  else if (startMs !== undefined && startMs > CLOCK_MAX_MS)
-    errors.push(`--start must be no later than ${new Date(CLOCK_MAX_MS).toISOString()}, got '${startText}'`);
-  else if (startMs !== undefined && clock === 'wall' && startMs < wallNowMs)
-    errors.push('--start in the past needs --clock manual (the wall clock only moves forward)');
-  for (const name of defects) {
-    if (!(DEFECT_NAMES as readonly string[]).includes(name)) {
-      errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
-      continue;
-    }
-    // A defect whose code only the other dialect's routes reach would be silently inert (DEFECT_DIALECTS).
-    const only = DEFECT_DIALECTS[name as DefectName];
-    if (only !== undefined && dialect !== null && only.dialect !== dialect)
-      errors.push(
-        `--defect ${name} acts on ${only.where} only: it needs --dialect ${only.dialect} (this serve's dialect, ${dialect}, never reaches it)`,
-      );
-  }
-  const maxInFlight = boundFlag(
-    stringFlag(args, 'max-in-flight'),
-    'max-in-flight',
-    SHED_DEFAULTS.maxInFlight,
-    SHED_LIMITS.maxInFlight,
-    errors,
-  );
-  const maxReceivingText = stringFlag(args, 'max-receiving');
-  const maxReceiving =
-    maxReceivingText === undefined
-      ? undefined
-      : boundFlag(maxReceivingText, 'max-receiving', 0, SHED_LIMITS.maxReceiving, errors);
-  const maxEventLoopDelayMs = boundFlag(
-    stringFlag(args, 'max-event-loop-delay-ms'),
-    'max-event-loop-delay-ms',
-    SHED_DEFAULTS.maxEventLoopDelayMs,
-    SHED_LIMITS.maxEventLoopDelayMs,
-    errors,
-  );
-  if (errors.length > 0) return { errors };
-  const flags = {
-    port,
-    seed,
-    clockMode: clock as ClockMode,
-    startMs,
-    defects: defects as DefectName[],
-    shed: { maxInFlight, maxEventLoopDelayMs, ...(maxReceiving === undefined ? {} : { maxReceiving }) },
-    ...(scenario === undefined ? {} : { scenario }),
-    ...(dialect === 'deployed' ? { dialect } : {}),
-    ...(rules === undefined ? {} : { rules }),
-    ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}),
-    ...(floatMoney ? { floatMoney } : {}),
-    ...(edge.host === undefined ? {} : { host: edge.host }),
-    ...(edge.trustedProxies === undefined ? {} : { trustedProxies: edge.trustedProxies }),
-    ...(edge.beyondLoopback && seedGiven === undefined ? { drawnSeed: drawSeed() } : {}),
-    ...(edge.beyondLoopback ? { beyondLoopback: true as const } : {}),
-    ...team,
-  };
-  return data === undefined
-    ? flags
-    : {
-        ...flags,
-        data,
-        clockGiven: stringFlag(args, 'clock') !== undefined,
-        ...(checkpointEvery === undefined ? {} : { checkpointEvery }),
-        ...(salvage ? { salvage: true as const } : {}),
-        ...(fsyncAnswers ? { fsyncAnswers: true as const } : {}),
-      };
-}
-
-/** --host and --trust-proxy, checked; their errors are pushed. */
-function parseEdge(
-  host: string | undefined,
-  trustTexts: readonly string[],
-  errors: string[],
-): { host?: string; trustedProxies?: TrustedProxies; beyondLoopback: boolean } {
-  if (host !== undefined && isIP(host) === 0)
-    errors.push(`--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::, got '${host.slice(0, 64)}'`);
-  const trusted = trustTexts.length === 0 ? undefined : TrustedProxies.parse(trustTexts);
-  if (trusted !== undefined && !(trusted instanceof TrustedProxies)) errors.push(...trusted.errors);
-  return {
-    ...(host === undefined ? {} : { host }),
-    ...(trusted instanceof TrustedProxies ? { trustedProxies: trusted } : {}),
-    beyondLoopback: host !== undefined && isIP(host) !== 0 && !isLoopback(host),
-  };
-}
-
-/** What a scenario sets on a served platform, after the explicit flags. */
-export interface ScenarioServeSettings {
-  readonly seed: string;
-  readonly startMs: number;
-  readonly config: PlatformConfig;
-  readonly faults: readonly FaultWindow[];
-  readonly closures: readonly GameClosure[];
-  readonly trading: TradingSchedule;
-}
-
-/**
- * The serve settings of a scenario: explicit seed and start win; a manual clock starts at the
- * scenario's start, a wall clock now (`wallNowMs`); fault windows and casino game closures keep
- * their offsets from the served start, as do trading price shocks and market closures, so `afp serve --scenario F --clock manual` has exactly the
- * windows `afp run F` had.
- */
-export function scenarioServeSettings(
-  scenario: Scenario,
-  options: { clockMode: ClockMode; wallNowMs: number; seed?: string | undefined; startMs?: number | undefined },
-): ScenarioServeSettings {
-  const startMs = options.startMs ?? (options.clockMode === 'manual' ? scenario.startMs : options.wallNowMs);
-  return {
-    seed: options.seed ?? scenario.seed,
-    startMs,
-    config: scenarioPlatformConfig(scenario),
-    faults: scenarioFaultWindows(scenario, startMs),
-    closures: scenarioClosures(scenario, startMs),
-    trading: scenarioTrading(scenario, startMs),
-  };
-}
-
-/** The scenario file, parsed against the agents table; every error formatted with its line. */
-export async function loadServeScenario(file: string): Promise<Scenario | { error: string }> {
-  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
-  if (!read.ok) return { error: `cannot read --scenario ${file}: ${read.reason}` };
-  // Loaded only here, once the file is read: the archetypes (and faker), the scenario schema and the
-  // YAML parser are not needed by a plain afp serve, nor to refuse a missing file.
-  const [{ AGENTS, AGENT_NAMES }, { formatScenarioErrors, parseScenario }] = await Promise.all([
-    import('../../agents/index.ts'),
-    import('../scenario/scenario.ts'),
-  ]);
-  const text = read.text;
-  const parsed = parseScenario(text, {
-    fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  return parsed.ok ? parsed.scenario : { error: `invalid --scenario:\n${formatScenarioErrors(file, parsed.errors)}` };
-}
-
-/** A whole-number flag in 0..max (its default when absent); an error is pushed otherwise. */
-function boundFlag(text: string | undefined, name: string, fallback: number, max: number, errors: string[]): number {
-  if (text === undefined) return fallback;
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value <= max)) errors.push(`--${name} must be a whole number 0..${max}, got '${text}'`);
-  return value;
-}
-
-function parseIso(text: string): number {
-  if (!/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(text))
-    return Number.NaN;
-  const ms = Date.parse(text);
-  return Number.isSafeInteger(ms) && ms >= 0 ? ms : Number.NaN;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -442,10 +158,34 @@ async function onDamage(flags: ServeFlags, problem: string): Promise<Ending> {
   }
 }
 
-async function serveUntilSignal(
+type ServeOutcome = Ending | { damage: string };
+
+async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | undefined): Promise<ServeOutcome> {
+  const chosen = await chooseSettings(flags, commandLog);
+  if ('exitCode' in chosen) return chosen;
+  const { settings, floatNoise } = chosen;
+  process.stdout.write(`seed: ${settings.options.seed}\n`);
+  if (settings.options.seed === flags.drawnSeed)
+    process.stderr.write(
+      `afp serve: listening on ${flags.host ?? ''}, beyond loopback: seed ${flags.drawnSeed} drawn at random (keys and mnemonics follow from the seed; --seed N chooses one)\n`,
+    );
+  if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
+  const handle = await startServing(flags, settings.options, floatNoise, commandLog);
+  if (!('close' in handle)) return handle;
+  announceServing(flags, handle, commandLog);
+  return runUntilStopped(handle);
+}
+
+/**
+ * The settings to serve (serve-settings.ts) with the --rules file's rules (and whether it asks for
+ * float money), checked against an
+ * existing --data log's: an invalid rules file, unusable settings or settings that differ from the
+ * log's end the start (exit 2).
+ */
+async function chooseSettings(
   flags: ServeFlags,
   commandLog: CommandLog | undefined,
-): Promise<Ending | { damage: string }> {
+): Promise<Ending | { settings: { note?: string; options: ServedSettings }; floatNoise: boolean }> {
   const resolved = await resolveSettings(flags, commandLog?.settings ?? null);
   // Imported only for --rules: the rules file's schema and YAML parser are not needed otherwise.
   const rules =
@@ -469,26 +209,29 @@ async function serveUntilSignal(
     );
     return invalidInput();
   }
-  process.stdout.write(`seed: ${settings.options.seed}\n`);
-  if (settings.options.seed === flags.drawnSeed)
-    process.stderr.write(
-      `afp serve: listening on ${flags.host ?? ''}, beyond loopback: seed ${flags.drawnSeed} drawn at random (keys and mnemonics follow from the seed; --seed N chooses one)\n`,
-    );
-  if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
-  let handle: ServeHandle;
+  return { settings, floatNoise: rules?.value.money.floatNoise === true };
+}
+
+/** The listeners, started over the dialect's rows; a damaged --data log is `damage`, any other failure exit 2. */
+async function startServing(
+  flags: ServeFlags,
+  options: ServedSettings,
+  floatNoise: boolean,
+  commandLog: CommandLog | undefined,
+): Promise<ServeHandle | ServeOutcome> {
   try {
     const serving = await dialectServing(flags.dialect ?? 'documents', {
-      floatMoney: flags.floatMoney === true || rules?.value.money.floatNoise === true,
+      floatMoney: flags.floatMoney === true || floatNoise,
       limitsLifted: flags.liftDeployedLimits === true,
     });
-    handle = await startServe({
+    return await startServe({
       routes: serving.routes,
       layout: serving.layout,
       port: flags.port,
       ...(flags.host === undefined ? {} : { host: flags.host }),
       trustedProxies: flags.trustedProxies ?? NO_PROXIES,
       shed: flags.shed,
-      ...settings.options,
+      ...options,
       ...(commandLog === undefined ? {} : { commandLog }),
       ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }),
       ...(flags.fsyncAnswers === true ? { fsyncAnswers: true } : {}),
@@ -501,6 +244,10 @@ async function serveUntilSignal(
     process.stderr.write(`afp serve: ${message}\n`);
     return invalidInput();
   }
+}
+
+/** What a started serve says: its recovery, its URLs (stdout), its clock, its edge, then `ready`. */
+function announceServing(flags: ServeFlags, handle: ServeHandle, commandLog: CommandLog | undefined): void {
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
   if (commandLog?.wasEmptyFile === true)
     process.stderr.write(
@@ -516,6 +263,10 @@ async function serveUntilSignal(
   const doors = adminDoorsLine(flags, flags.beyondLoopback === true);
   if (doors !== null) process.stderr.write(`afp serve: ${doors}\n`);
   process.stdout.write('ready\n');
+}
+
+/** Serves until a signal, the end of the npx that started it, or a failed --data commit (exit 1); then closes. */
+async function runUntilStopped(handle: ServeHandle): Promise<Ending> {
   const launcher = watchLauncher();
   const signals = nextSignal();
   const stop = await Promise.race([
@@ -544,106 +295,6 @@ function forwardingLine(trusted: TrustedProxies | undefined): string {
   return trusted === undefined
     ? "X-Forwarded-For ignored: each request's client is its socket address (per-IP limits count one IP per peer; --trust-proxy CIDR reads the header from those proxies)"
     : `X-Forwarded-For read from ${trusted.ranges.join(', ')}: the client is its rightmost address not in those ranges`;
-}
-
-interface ServedSettings {
-  readonly seed: string;
-  readonly clockMode: ClockMode;
-  readonly defects: readonly DefectName[];
-  readonly startMs?: number;
-  readonly config?: PlatformConfig;
-  readonly faults?: readonly FaultWindow[];
-  readonly closures?: readonly GameClosure[];
-  readonly trading?: TradingSchedule;
-}
-
-type ResolvedSettings = { note?: string; options: ServedSettings } | { error: string };
-
-/**
- * The settings to serve: the flags, completed by --scenario, then (with an existing --data log)
- * by the log's stored settings for every flag left out.
- */
-async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): Promise<ResolvedSettings> {
-  const clockMode = stored !== null && flags.clockGiven !== true ? stored.clockMode : flags.clockMode;
-  const defects = stored !== null && flags.defects.length === 0 ? stored.defects : flags.defects;
-  const startMs = flags.startMs ?? stored?.startMs;
-  if (flags.scenario === undefined) {
-    const base = {
-      seed: flags.seed ?? stored?.seed ?? flags.drawnSeed ?? '1',
-      clockMode,
-      defects,
-      ...(startMs === undefined ? {} : { startMs }),
-    };
-    return {
-      options:
-        stored === null
-          ? base
-          : {
-              ...base,
-              config: stored.config,
-              faults: stored.faults,
-              closures: stored.closures,
-              trading: stored.trading,
-            },
-    };
-  }
-  const scenario = await loadServeScenario(flags.scenario);
-  if ('error' in scenario) return scenario;
-  const seed = flags.seed ?? (stored === null ? flags.drawnSeed : undefined);
-  const settings = scenarioServeSettings(scenario, { clockMode, wallNowMs: Date.now(), seed, startMs });
-  const windows = settings.faults.map(
-    (fault) =>
-      `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`,
-  );
-  const wallStart =
-    clockMode === 'wall' && startMs === undefined
-      ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)`
-      : '';
-  const closures = settings.closures.map(
-    (closure) =>
-      `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`,
-  );
-  const closureText = closures.length > 0 ? `; ${closures.length} casino game closure(s): ${closures.join(', ')}` : '';
-  const { shocks, closures: marketClosures } = settings.trading;
-  const tradingText =
-    shocks.length + marketClosures.length > 0
-      ? `; ${shocks.length} trading price shock(s), ${marketClosures.length} market closure(s)`
-      : '';
-  const { yearMs, graceMs } = settings.config.domains;
-  const domainsText =
-    yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs
-      ? ''
-      : `; domain year ${yearMs} ms, grace ${graceMs} ms`;
-  const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}${closureText}${tradingText}${domainsText}`;
-  return { note, options: { ...settings, clockMode, defects } };
-}
-
-/** The settings with the deployed casino's rules in the platform config (`config.casino.deployedRules`). */
-function withDeployedRules(
-  resolved: { note?: string; options: ServedSettings },
-  rules: DeployedCasinoRules,
-): { note?: string; options: ServedSettings } {
-  const config = resolved.options.config ?? DEFAULT_CONFIG;
-  return {
-    ...resolved,
-    options: { ...resolved.options, config: { ...config, casino: { ...config.casino, deployedRules: rules } } },
-  };
-}
-
-/** The settings a --data log stores (a new log) or must already hold: no start given = now. */
-function logSettingsOf(options: ServedSettings, wallNowMs: number): LogSettings {
-  const startMs = options.startMs ?? wallNowMs;
-  return {
-    seed: options.seed,
-    startMs,
-    clockMode: options.clockMode,
-    wallOffsetMs: options.clockMode === 'wall' ? Math.max(0, startMs - wallNowMs) : 0,
-    config: options.config ?? DEFAULT_CONFIG,
-    faults: options.faults ?? [],
-    closures: options.closures ?? [],
-    trading: options.trading ?? { shocks: [], closures: [] },
-    defects: options.defects,
-  };
 }
 
 function reportRecovery(file: string, recovery: NonNullable<ServeHandle['recovery']>): void {

@@ -201,9 +201,9 @@ export async function mergeSweep(args: ParsedArgs, io: SweepIo, record: RecordFi
 
 /** `afp sweep`, its flags and scenario valid: runs the seeds, reports, and shrinks if asked. */
 export async function sweepSeeds(input: SweepInput, io: SweepIo, record: RecordFields): Promise<Ending> {
-  const { argv, args, file, seeds, seedsText, workers, shard, defects, shrink, swarm, maxRuns, loaded } = input;
-  const { scenario, text: scenarioText } = loaded;
-  const json = wantsJson(argv);
+  const { args, file, seeds, seedsText, workers, shard, defects, swarm, loaded } = input;
+  const { scenario } = loaded;
+  const json = wantsJson(input.argv);
   const indexed = [
     ...shardArrivals(
       seeds.map((seed, index) => ({ seed, index })),
@@ -214,48 +214,17 @@ export async function sweepSeeds(input: SweepInput, io: SweepIo, record: RecordF
   io.out(
     `sweep: ${scenario.name}, ${indexed.length} seed${indexed.length === 1 ? '' : 's'}${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`,
   );
-  const clock = new SystemClock();
-  const startMs = clock.nowMs();
-  const progress = new Progress({
-    label: 'sweep',
-    unit: 'seeds',
-    total: indexed.length,
-    write: (text) => io.err(text),
-    isTty: io.errIsTty,
-    quiet: json || args.flags['quiet'] === true,
-    clock,
-  });
-  // Ctrl-C: no seed starts after it, the seeds in flight finish and the reports cover the seeds that
-  // ran; a second Ctrl-C is Node's own (the listener is gone) and quits at once.
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, (signal) => {
-    interrupt.abort();
-    io.err(
-      `\nafp sweep: stopping: the seeds in flight finish, no new one starts (${againTo(signal, 'quit at once')})\n`,
-    );
-  });
-  let ran: (SeedResult | undefined)[];
-  try {
-    ran = await runSeedsInWorkers({
-      scenarioText,
-      file,
-      defects,
-      swarm,
-      seeds: indexed.map((item) => item.seed),
-      workers,
-      onResult: (_result, done) => progress.update(done),
-      stop: interrupt.signal,
-    });
-  } finally {
-    stopListening();
-  }
-  progress.finish();
-  const interrupted = interrupt.signal.aborted;
+  const quiet = json || args.flags['quiet'] === true;
+  const { ran, interrupted, seconds } = await runSweepSeeds(
+    input,
+    indexed.map((item) => item.seed),
+    io,
+    quiet,
+  );
   const results = indexed.flatMap((item, position) => {
     const result = ran[position];
     return result === undefined ? [] : [{ ...result, index: item.index }];
   });
-  const seconds = (clock.nowMs() - startMs) / 1_000;
   io.err(
     `sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (results.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`,
   );
@@ -272,7 +241,67 @@ export async function sweepSeeds(input: SweepInput, io: SweepIo, record: RecordF
       ? { notRun: indexed.filter((_, position) => ran[position] === undefined).map((item) => item.seed) }
       : {}),
   };
-  const outDir = stringFlag(args, 'out') ?? join('reports', `${scenario.name}-sweep`);
+  return concludeSweep(input, { report, seedsRun: indexed.length, interrupted, quiet }, io, record);
+}
+
+/**
+ * The seeds run in the worker pool with a progress line, under Ctrl-C: no seed starts after it,
+ * the seeds in flight finish and the reports cover the seeds that ran; a second Ctrl-C is Node's
+ * own (the listener is gone) and quits at once. `ran` is by position in `seeds` (undefined: not run).
+ */
+async function runSweepSeeds(
+  input: SweepInput,
+  seeds: readonly string[],
+  io: SweepIo,
+  quiet: boolean,
+): Promise<{ ran: (SeedResult | undefined)[]; interrupted: boolean; seconds: number }> {
+  const clock = new SystemClock();
+  const startMs = clock.nowMs();
+  const progress = new Progress({
+    label: 'sweep',
+    unit: 'seeds',
+    total: seeds.length,
+    write: (text) => io.err(text),
+    isTty: io.errIsTty,
+    quiet,
+    clock,
+  });
+  const interrupt = new AbortController();
+  const stopListening = onFirstInterrupt(io, (signal) => {
+    interrupt.abort();
+    io.err(
+      `\nafp sweep: stopping: the seeds in flight finish, no new one starts (${againTo(signal, 'quit at once')})\n`,
+    );
+  });
+  let ran: (SeedResult | undefined)[];
+  try {
+    ran = await runSeedsInWorkers({
+      scenarioText: input.loaded.text,
+      file: input.file,
+      defects: input.defects,
+      swarm: input.swarm,
+      seeds,
+      workers: input.workers,
+      onResult: (_result, done) => progress.update(done),
+      stop: interrupt.signal,
+    });
+  } finally {
+    stopListening();
+  }
+  progress.finish();
+  return { ran, interrupted: interrupt.signal.aborted, seconds: (clock.nowMs() - startMs) / 1_000 };
+}
+
+/** The sweep's reports written and summed up; with --shrink (and not interrupted), its first failure shrunk. */
+async function concludeSweep(
+  input: SweepInput,
+  sweep: { report: SweepReport; seedsRun: number; interrupted: boolean; quiet: boolean },
+  io: SweepIo,
+  record: RecordFields,
+): Promise<Ending> {
+  const { report, interrupted } = sweep;
+  const { scenario, text: scenarioText } = input.loaded;
+  const outDir = stringFlag(input.args, 'out') ?? join('reports', `${scenario.name}-sweep`);
   const files = writeSweep(report, outDir);
   const verdict = sweepExit(report);
   io.out(sweepSummary(report, files));
@@ -280,22 +309,22 @@ export async function sweepSeeds(input: SweepInput, io: SweepIo, record: RecordF
   const exit = unlessUnfinished(verdict, interrupted);
   if (interrupted)
     io.err(
-      `afp sweep: interrupted: ${results.length} of ${indexed.length} seeds ran; the reports cover those${passed(verdict) ? ', so the sweep is not a pass (exit 4)' : ''}\n`,
+      `afp sweep: interrupted: ${report.results.length} of ${sweep.seedsRun} seeds ran; the reports cover those${passed(verdict) ? ', so the sweep is not a pass (exit 4)' : ''}\n`,
     );
-  if (!shrink || interrupted) {
+  if (!input.shrink || interrupted) {
     record({ ...jsonFields(report, files), interrupted });
     return exit;
   }
   const shrunk = await shrinkFirstFailure({
     report,
     scenarioText,
-    scenario: swarm ? scenario : null,
-    file,
-    defects,
-    maxRuns,
+    scenario: input.swarm ? scenario : null,
+    file: input.file,
+    defects: input.defects,
+    maxRuns: input.maxRuns,
     outDir,
     io,
-    quiet: json || args.flags['quiet'] === true,
+    quiet: sweep.quiet,
   });
   record({ ...jsonFields(report, files), shrunk });
   return exit;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../src/cli/deployed-rules-file.ts';
-import { parseServeArgs } from '../../src/cli/serve.ts';
+import { parseServeArgs } from '../../src/cli/serve-flags.ts';
 import { renderDeployedRulesJsonSchema } from '../../src/cli/deployed-rules-schema.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 

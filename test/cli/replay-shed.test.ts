@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { httpTransport } from '../../src/client/http-transport.ts';
-import { sendWithRetries } from '../../src/cli/replay-record.ts';
+import { sendWithRetries } from '../../src/cli/replay-send.ts';
 
 const servers: Server[] = [];
 afterAll(async () => {

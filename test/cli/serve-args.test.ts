@@ -4,7 +4,7 @@
 // `--defect mcp-release-credits-nobody` on the documents dialect and it changed nothing (found by a
 // probe); every other defect is taken in both.
 import { expect, test } from 'vitest';
-import { SERVE_DIALECTS, parseServeArgs } from '../../src/cli/serve.ts';
+import { SERVE_DIALECTS, parseServeArgs } from '../../src/cli/serve-flags.ts';
 import { inProcessDefects } from '../../src/cli/defect-flag.ts';
 import { DEFECT_DIALECTS, DEFECT_NAMES, type DefectName } from '../../src/services/shared/context.ts';
 

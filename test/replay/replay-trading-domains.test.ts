@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { scenarioServeSettings } from '../../src/cli/serve.ts';
+import { scenarioServeSettings } from '../../src/cli/serve-settings.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
 import { startServe } from '../../src/server/listeners.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { main as replayMain } from '../../src/cli/replay.ts';
 import { main as runMain } from '../../src/cli/run.ts';
-import { loadServeScenario, scenarioServeSettings } from '../../src/cli/serve.ts';
+import { loadServeScenario, scenarioServeSettings } from '../../src/cli/serve-settings.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';

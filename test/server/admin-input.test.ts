@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { parseServeArgs } from '../../src/cli/serve.ts';
+import { parseServeArgs } from '../../src/cli/serve-flags.ts';
 import { agentAccount } from '../../src/core/ledger.ts';
 import type { CommandLog } from '../../src/server/command-log.ts';
 import type { ServeHandle } from '../../src/server/listeners.ts';

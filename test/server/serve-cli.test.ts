@@ -1,7 +1,7 @@
 // The real `afp serve` command, spawned as a child process on Node 24: prints the seed, one line
 // per mount and `ready`, answers, and exits 0 on SIGTERM after draining. Bad flags exit 2.
 import { describe, expect, test } from 'vitest';
-import { parseServeArgs } from '../../src/cli/serve.ts';
+import { parseServeArgs } from '../../src/cli/serve-flags.ts';
 import { SHED_DEFAULTS } from '../../src/server/load-shedder.ts';
 import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 

@@ -4,7 +4,7 @@
 // own. GET /_afp/mounts tells the caller which. A bad range is exit 2 with every error; --host
 // beyond loopback draws and prints a seed (the server is reached on 127.0.0.1 and closed at once).
 import { afterEach, describe, expect, test } from 'vitest';
-import { parseServeArgs } from '../../src/cli/serve.ts';
+import { parseServeArgs } from '../../src/cli/serve-flags.ts';
 import { discoverTarget } from '../../src/live/afp-mounts.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES, type TrustedProxies } from '../../src/http/trusted-proxies.ts';
