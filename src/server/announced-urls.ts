@@ -7,7 +7,8 @@
  *   2. `--public-url URL`: its scheme and host for every mount; its port (or the scheme's default
  *      when it names none) is the api mount's, and each other mount keeps its offset from the api
  *      mount's listening port (faucet +1, …), so a plain forward of the whole port range works
- *      unchanged; a URL with a path keeps it on every mount (a proxy's prefix);
+ *      unchanged (where that offset gives no port, as ephemeral `--port 0` ports may, the mount's
+ *      own port on the public host); a URL with a path keeps it on every mount (a proxy's prefix);
  *   3. none given: the listening URL, with the caller's Host in place of the bound address in
  *      `/_afp/mounts` (a client that reached `afp serve --host 0.0.0.0` through 10.1.2.3 is told
  *      10.1.2.3, never the 127.0.0.1 it cannot reach); printed at start as listening.
@@ -22,6 +23,7 @@ import type { Mount } from '../http/route.ts';
 export const URL_CHARS_MAX = 2_048;
 export const URLS_MAX = 16;
 const HOST_CHARS_MAX = 253;
+const PORT_MAX = 65_535;
 
 /** `--public-url` as parsed: a URL for every mount, and per-mount ones. */
 export interface PublicUrls {
@@ -90,7 +92,11 @@ function shiftedUrl(base: string, mountUrl: string, listening: Readonly<Partial<
   const offset = apiListening === undefined ? 0 : portOf(new URL(mountUrl)) - portOf(new URL(apiListening));
   const path = publicUrl.pathname === '/' ? '' : publicUrl.pathname.replace(/\/+$/, '');
   if (offset === 0) return `${publicUrl.protocol}//${publicUrl.host}${path}`;
-  return `${publicUrl.protocol}//${publicUrl.hostname}:${portOf(publicUrl) + offset}${path}`;
+  const shifted = portOf(publicUrl) + offset;
+  // Mounts on ports of no layout (`--port 0`: each its own ephemeral port) can give no port at the
+  // offset: the mount's own listening port is announced on the public host then (a 1:1 forward).
+  const port = shifted >= 1 && shifted <= PORT_MAX ? shifted : portOf(new URL(mountUrl));
+  return `${publicUrl.protocol}//${publicUrl.hostname}:${port}${path}`;
 }
 
 function portOf(url: URL): number {

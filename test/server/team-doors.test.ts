@@ -107,6 +107,21 @@ describe('the URLs a serve announces', () => {
     );
   });
 
+  it('--public-url URL over ephemeral ports (`--port 0`): where the offset gives no port, the mount keeps its own', () => {
+    const scattered = {
+      api: 'http://127.0.0.1:41000',
+      faucet: 'http://127.0.0.1:32000',
+      casino: 'http://127.0.0.1:41005',
+    };
+    const urls = announcedUrls(scattered, { all: 'https://afp.team.test:9000', perMount: {} });
+    // 9000 + (32000 − 41000) is no port: the faucet's own 32000 on the public host.
+    expect(urls).toEqual({
+      api: 'https://afp.team.test:9000',
+      faucet: 'https://afp.team.test:32000',
+      casino: 'https://afp.team.test:9005',
+    });
+  });
+
   it('bad --public-url values are refused with the reason', () => {
     expect(parsePublicUrl('ftp://x.test', MOUNTS)).toEqual({ error: expect.stringContaining('http or https') });
     expect(parsePublicUrl('bank=http://x.test', MOUNTS)).toEqual({ error: expect.stringContaining('no such service') });
