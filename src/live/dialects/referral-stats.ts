@@ -10,7 +10,7 @@
 import type { ReferralStatsView } from '../operation-views.ts';
 import type { WireReader } from '../wire-reader.ts';
 import { deployedPath } from '../../http/deployed/deployed-wire.ts';
-import { row, type DialectTable } from './dialect.ts';
+import { row, type DialectTable, type WireRequest } from './dialect.ts';
 
 type Level = ReferralStatsView['levels'][number];
 
@@ -23,14 +23,14 @@ function documentsLevels(reader: WireReader): Level[] {
   }));
 }
 
+/** Style A's and a deployment's read: the same bytes on both (the casino's `/auth/referral/stats`). */
+function casinoStatsRequest(): WireRequest {
+  return { service: 'casino', method: 'GET', path: deployedPath('casino.deployed.referral.stats'), auth: true };
+}
+
 export const REFERRAL_STATS_A: DialectTable = {
   'faucet.referrals': row('faucet.referrals', {
-    request: () => ({
-      service: 'casino',
-      method: 'GET',
-      path: deployedPath('casino.deployed.referral.stats'),
-      auth: true,
-    }),
+    request: casinoStatsRequest,
     read: (reader) => {
       reader.knows('levels', 'total_earned_casino', 'paid_out', 'pending_payout', 'total_earned', 'withdrawn');
       reader.knows('available');
@@ -61,12 +61,7 @@ export const REFERRAL_STATS_B: DialectTable = {
 
 export const REFERRAL_STATS_DEPLOYED: DialectTable = {
   'faucet.referrals': row('faucet.referrals', {
-    request: () => ({
-      service: 'casino',
-      method: 'GET',
-      path: deployedPath('casino.deployed.referral.stats'),
-      auth: true,
-    }),
+    request: casinoStatsRequest,
     read: (reader) => {
       reader.knows('last_30_days_usd', 'grow_tip', 'referrals');
       return {
