@@ -19,7 +19,6 @@ import type { PositionRecord } from './trading-record.ts';
 export const WINDOW = 512;
 /** Windows kept per market (a move goes forward: the one in use and the one before). */
 const KEPT = 2;
-const FAST_MAX_BIG = BigInt(FAST_MAX);
 
 /** Per price book: `${symbol}|${periodMs}|${lateMs}` → the market's latest windows, newest last. */
 const MEMOS = new WeakMap<PriceBook, Map<string, { window: number; prices: InstantPrices }[]>>();
@@ -66,10 +65,10 @@ function computeWindow(
   for (let offset = 0; offset < WINDOW; offset++) {
     const atMs = (window * WINDOW + offset) * instants.periodMs + instants.lateMs;
     const tick = prices.tickOf(atMs);
-    let mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
-    if (mark < 1n) mark = 1n;
-    if (mark >= FAST_MAX_BIG) fast = false;
-    marks[offset] = Number(mark);
+    // Shock-free, the mark is the path's step price (at least 1), read as a number: no bigint per instant.
+    const mark = shockFree ? key.stepNumber(key.cursor.at(tick)) : markOf(prices.midAtTick(market, tick));
+    if (mark >= FAST_MAX) fast = false;
+    marks[offset] = mark;
     rates[offset] = key.fundingRatePpm(prices.fundingPeriodOf(atMs - 1));
   }
   if (fast) return { marks, rates, fast, exactMarks: null };
@@ -80,6 +79,11 @@ function computeWindow(
     exactMarks.push(mark < 1n ? 1n : mark);
   }
   return { marks, rates, fast, exactMarks };
+}
+
+/** A shocked mid as a mark: at least 1, as a number (exact below FAST_MAX; past it the window reads the bigints again). */
+function markOf(mid: bigint): number {
+  return mid < 1n ? 1 : Number(mid);
 }
 
 /** Funding instant n is at n × periodMs + lateMs. */

@@ -1,6 +1,6 @@
 // PathKey (path-key.ts) and the threshold bands (threshold-bands.ts) remember what they computed
 // between questions; the answers must be the definitions' whatever came before: PathKey's price,
-// step price and funding rate are price-path.ts's at funding instants, minutes and random ticks,
+// step price (as a bigint and as a number) and funding rate are price-path.ts's at funding instants, minutes and random ticks,
 // for two seeds asked in turn; the bands found from the last liquidation step (a hint) are the
 // bands a fresh price book finds, and the limits' band is kept while only liquidations move.
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,8 @@ describe('PathKey', () => {
           expect(key.fundingRatePpm(period)).toBe(fundingRatePpm(seedHash, market(symbol), period));
           const logPpm = (tick % 60_001) - 30_000;
           expect(key.stepPrice(logPpm)).toBe(applyLog(market(symbol).referencePrice, logPpm));
+          // The number a funding window reads: the step price, exactly (prices here are below 2^53).
+          expect(key.stepNumber(logPpm)).toBe(Number(applyLog(market(symbol).referencePrice, logPpm)));
         }
       }
     }
