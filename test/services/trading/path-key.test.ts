@@ -45,6 +45,24 @@ describe('PathKey', () => {
   });
 });
 
+describe('PathCursor.atEvery', () => {
+  it("gives `at`'s logs at evenly spaced ticks, for any start and stride, leaving the cursor's answers as they were", () => {
+    const rng = new Rng('at-every');
+    for (const symbol of ['BTC-PERP', 'DOGE-PERP', 'ETH-USDC']) {
+      const key = pathKeyOf(seedHashOf('7'), market(symbol));
+      for (let round = 0; round < 40; round++) {
+        const first = TICK0 + rng.int(50_000_000);
+        const stride = [1, 7, 480, 481, 4096, 5000][round % 6] as number;
+        const logs = new Float64Array(1 + rng.int(600));
+        key.cursor.atEvery(first, stride, logs);
+        logs.forEach((log, index) =>
+          expect(log, `${symbol} ${first}+${index}x${stride}`).toBe(key.cursor.at(first + index * stride)),
+        );
+      }
+    }
+  });
+});
+
 describe('threshold bands', () => {
   it('found from the last liquidation step are the bands a fresh price book finds', () => {
     const rng = new Rng('bands');
