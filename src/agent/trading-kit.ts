@@ -17,8 +17,7 @@ import { DEFAULT_TRADING_CONFIG } from '../services/trading/trading-config.ts';
 import { z } from 'zod';
 import type { AgentContext } from './agent.ts';
 import { expectedRefusal, moneyIn, moneyOut, reportUnexpected } from './agent-kit.ts';
-
-export type MarketKind = 'perp' | 'spot';
+import type { MarketKind } from '../services/trading/market-catalogue.ts';
 
 /** Whether the venue lists a market of this kind for the asset (`BTC` perp: BTC-PERP; spot: BTC-USDC). */
 export function listsMarket(base: string, kind: MarketKind): boolean {

@@ -10,7 +10,7 @@ import { onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts
 import { systemLoadClock } from '../load/system-load-clock.ts';
 import type { WaitClock } from '../core/clock.ts';
 
-export const PLAIN_EVERY_MS = 5_000;
+export const LOAD_PLAIN_EVERY_MS = 5_000;
 export const ABORT_CHECK_MS = 1_000;
 
 export interface LoadIo {
@@ -23,7 +23,7 @@ export interface LoadIo {
   readonly clock: WaitClock;
 }
 
-export const PROCESS_IO: LoadIo = {
+export const LOAD_PROCESS_IO: LoadIo = {
   out: STDOUT,
   err: STDERR,
   errIsTty: process.stderr.isTTY,

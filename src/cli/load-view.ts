@@ -13,7 +13,7 @@
  * which also puts its line first in the summary) · 0.
  */
 import { againTo } from './process-interrupt.ts';
-import { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
+import { ABORT_CHECK_MS, LOAD_PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
 import {
   overallHistogram,
   percentilesOf,
@@ -44,7 +44,7 @@ import { type Ending, PASSED, thresholdFailed, unsettled } from '../core/command
 const TTY_EVERY_MS = 250;
 const ENDPOINTS_SHOWN = 30;
 
-export { ABORT_CHECK_MS, PLAIN_EVERY_MS, PROCESS_IO, type LoadIo } from './load-io.ts';
+export { ABORT_CHECK_MS, LOAD_PLAIN_EVERY_MS, LOAD_PROCESS_IO, type LoadIo } from './load-io.ts';
 
 /** What a run gets from the view: the stop (Ctrl-C, abortOnFail) and the hooks that feed the view and the outputs. */
 export interface RunHooks {
@@ -99,7 +99,7 @@ export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
           abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
         if (options.quiet) return;
         window = new LiveWindow(recorder.startMs);
-        timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : PLAIN_EVERY_MS);
+        timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : LOAD_PLAIN_EVERY_MS);
       },
       onSample: (sample) => {
         window?.add(sample);
@@ -207,7 +207,7 @@ export function loadFigures(
   };
 }
 
-export function summaryLines(result: LoadRunResult): string[] {
+export function loadSummaryLines(result: LoadRunResult): string[] {
   const { snapshot, outcome } = result;
   const total = totalRequests(snapshot);
   const failed = snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);
@@ -289,7 +289,7 @@ export async function concludeRun(run: Conclusion): Promise<Ending> {
   const reports = await writeLoadReports(run.out, { ...run.report, snapshot: result.snapshot, thresholds: judged });
   const outputNotes = run.outputs === null ? [] : await run.outputs.finish(result.snapshot);
   const little = littleCheck(result.snapshot, run.report.concurrency ?? null);
-  io.out(`${[...summaryLines(result), littleLine(little), ...thresholdLines(judged)].join('\n')}\n`);
+  io.out(`${[...loadSummaryLines(result), littleLine(little), ...thresholdLines(judged)].join('\n')}\n`);
   for (const note of outputNotes) io.out(`note: ${note}\n`);
   const files = [...run.written, ...reports, ...(run.outputs?.files ?? [])];
   io.out(`files: ${files.join(', ')}\n`);

@@ -13,9 +13,9 @@
  * Non-goals: policy (which buckets apply, which one binds) lives in rate-limiter.ts.
  */
 import { assert } from '../core/assert.ts';
+import { DAY_MS } from '../core/clock.ts';
 
 export const UNITS_PER_TOKEN = 60_000;
-export const DAY_MS = 86_400_000;
 
 /** What a bucket is: its sustained rate, its capacity and the name it is reported under. */
 export interface BucketShape {

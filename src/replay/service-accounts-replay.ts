@@ -26,7 +26,7 @@ export const REPLAY_FUND_MICRO: Readonly<Record<AccountService, Micro>> = {
   trading: 1_000_000_000n,
   domains: 1_000_000_000n,
 };
-export const ACCOUNTS_MAX = 10_000;
+export const REPLAY_ACCOUNTS_MAX = 10_000;
 
 export interface ServiceAccount {
   readonly agentId: string;
@@ -97,7 +97,8 @@ export class ReplayServiceAccounts {
     if (known !== undefined) return { account: known, opened: false };
     const failed = state.failed.get(recordedAgentId);
     if (failed !== undefined) return failed;
-    if (state.accounts.size >= ACCOUNTS_MAX) return `more than ${ACCOUNTS_MAX} recorded agents on ${service}`;
+    if (state.accounts.size >= REPLAY_ACCOUNTS_MAX)
+      return `more than ${REPLAY_ACCOUNTS_MAX} recorded agents on ${service}`;
     const opened = await openServiceAccount(this.options, service, REPLAY_FUND_MICRO[service]);
     if (typeof opened === 'string') {
       state.failed.set(recordedAgentId, opened);
