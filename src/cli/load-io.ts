@@ -1,6 +1,6 @@
 /**
  * The terminal of an afp-engine load run (`afp load`, scenario and URL alike): where its lines go,
- * whether stderr is a terminal, Ctrl-C, the wall clock; and the live view's timings, PLAIN_EVERY_MS
+ * whether stderr is a terminal, Ctrl-C, the wall clock; and the live view's timings, LOAD_PLAIN_EVERY_MS
  * between plain lines and ABORT_CHECK_MS between abortOnFail checks (load-view.ts draws the view).
  * Why apart from load-view.ts: load.ts builds its io before it knows the flags are valid, and the
  * view brings the recorder, the thresholds and the report writers.

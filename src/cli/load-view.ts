@@ -7,7 +7,7 @@
  * itself is handed in as a function of the hooks.
  *
  * Live view: on a terminal one status line rewritten in place (elapsed, ETA, current rate, p99,
- * error rate), else a plain line every PLAIN_EVERY_MS; none with --quiet.
+ * error rate), else a plain line every LOAD_PLAIN_EVERY_MS; none with --quiet.
  * Exit codes of a finished run, first that applies: 4 no request got an answer · 5 a threshold
  * failed, or a run without thresholds whose answers were mostly 429 or 5xx (refused-answers.ts,
  * which also puts its line first in the summary) · 0.

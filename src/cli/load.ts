@@ -15,7 +15,7 @@
  * checks, endpoints), the Little's-law check of the figures and `files:` at the end. While the
  * run goes, a live view on stderr: on a
  * terminal one status line rewritten in place (elapsed, ETA, current rate, p99, error rate), else a
- * plain line every PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
+ * plain line every LOAD_PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
  * the reports are still written; a second Ctrl-C cuts what is in flight at once.
  * Thresholds (the scenario's `load.thresholds`, k6 syntax: src/load/thresholds.ts) are judged at
  * the end; those with abortOnFail also every ABORT_CHECK_MS while the run goes, and stop it (as

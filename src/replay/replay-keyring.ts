@@ -18,7 +18,7 @@
  *
  * Non-custodial: nothing here writes, logs or returns a key except inside the request handed to
  * the transport; the session compares redacted answers (replay-session.ts), so neither the diff
- * nor its report can hold one. Limits: at most WALLETS_MAX wallets; beyond, sends keep the marker.
+ * nor its report can hold one. Limits: at most KEYRING_WALLETS_MAX wallets; beyond, sends keep the marker.
  */
 import { redactSecretsDeep, REDACTED_PREFIX, SECRET_FIELDS } from '../http/routes/wallet/wallet-parse.ts';
 import {

@@ -15,7 +15,7 @@
  * rest's notional is the recorded order's, pro rata to the quantities), at the target's price.
  * Where no live position is known it cannot be asked: it is not sent, and every later order of
  * that agent on that market is not sent either, since the live position is no longer the recording's.
- * Limits: at most HELD_MAX (agent, market) pairs followed or left; beyond, an order is not followed.
+ * Limits: at most HELD_POSITIONS_MAX (agent, market) pairs followed or left; beyond, an order is not followed.
  */
 import type { Micro } from '../core/money.ts';
 import type { OperationInput, OperationResult } from '../live/operations.ts';

@@ -8,7 +8,7 @@
  * false difference between two live ids of one recorded agent. Where the service shares the
  * casino's accounts (the documents' one platform), nothing is opened and the replay's own bindings
  * answer. The live domain ids the target issued are kept by name (a deployed transfer names the id).
- * Limits: accounts at most ACCOUNTS_MAX per service (beyond, the exchange is not replayed, with why).
+ * Limits: accounts at most REPLAY_ACCOUNTS_MAX per service (beyond, the exchange is not replayed, with why).
  */
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';

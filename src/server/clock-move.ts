@@ -1,8 +1,8 @@
 /**
  * A clock move of `afp serve` (POST /_afp/clock) in slices, so that no move blocks the event loop
- * (GET /health, other requests) for more than about SLICE_MS: the platform advances in steps (at
+ * (GET /health, other requests) for more than about CLOCK_SLICE_MS: the platform advances in steps (at
  * least to the next timer; a virtual span that grows while steps are cheap and shrinks while they
- * are not, so funding instants are applied many at once, funding-spans.ts), and after SLICE_MS of
+ * are not, so funding instants are applied many at once, funding-spans.ts), and after CLOCK_SLICE_MS of
  * work the slice ends at the last instant reached, the served clock stands there, and the loop
  * gets a turn before the next slice. The answer leaves when the last slice reached the target.
  * The state at an instant does not depend on the steps that reached it.

@@ -1,5 +1,5 @@
 /**
- * runScenario: one deterministic simulation run of a scenario, in-process, under a virtual clock.
+ * runScenarioWith: one deterministic simulation run of a scenario, in-process, under a virtual clock.
  *
  * Loop: agent wake-ups (setup, then steps) wait in a Scheduler ordered by (time, sequence).
  * Before each one, platform timers and hourly audits due at or before its instant run at their

@@ -1,4 +1,4 @@
-// The reproduce line `afp replay` prints (src/cli/replay.ts reproduceCommand): the run's own flags,
+// The reproduce line `afp replay` prints (src/cli/replay.ts reproduceReplayCommand): the run's own flags,
 // shell-quoted only where a word needs it, so the line pastes as is, a path with a space included.
 import { describe, expect, test } from 'vitest';
 import { reproduceReplayCommand } from '../../src/cli/replay.ts';

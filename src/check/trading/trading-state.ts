@@ -7,8 +7,7 @@
  */
 import type { Micro } from '../../core/money.ts';
 import type { MarketKind } from '../../services/trading/market-catalogue.ts';
-import type { OrderSide } from '../../services/trading/trading-record.ts';
-import type { PositionSide } from '../../services/trading/trading-record.ts';
+import type { OrderSide, PositionSide } from '../../services/trading/trading-record.ts';
 
 export interface TradingMarket {
   readonly symbol: string;

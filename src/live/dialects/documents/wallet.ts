@@ -4,7 +4,7 @@
  * afp's is `api_key`), create (200), balance (`chain` required; the native amount under
  * `balance.native.amount`), send (`tx_hash`), swap quote and swap (token contract addresses), and
  * style A's `/api/v1/balance` / style B's `/wallet-api/balance`. The wallet's requests are built
- * here once (`WALLET_REQUESTS`); the deployed dialect (../deployed/wallet.ts) sends the same
+ * here once (`DEPLOYED_WALLET_REQUESTS`); the deployed dialect (../deployed/wallet.ts) sends the same
  * paths and reads the deployment's answers.
  */
 import type { DialectRequest } from '../dialect.ts';

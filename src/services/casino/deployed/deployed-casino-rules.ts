@@ -17,8 +17,7 @@
 import { assert } from '../../../core/assert.ts';
 import { parseNumber, type Micro } from '../../../core/money.ts';
 import { PUBLISHED_GAME_WORDS, type PublishedGameWords } from './published-game-words.ts';
-import type { PlinkoRisk } from '../games/plinko-tables.ts';
-import type { PlinkoRows } from '../games/plinko-tables.ts';
+import type { PlinkoRisk, PlinkoRows } from '../games/plinko-tables.ts';
 
 export type WheelCompare = 'percent' | 'fraction';
 export type KenoDraw = 'deployed' | 'uniform';
