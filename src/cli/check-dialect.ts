@@ -67,7 +67,7 @@ export async function checkThroughDialect(
 }
 
 /** The findings that reach --fail-on, most severe first (the collector's order): they fail the run. */
-export function failingFindings(findings: readonly Finding[], failOn: FailOn): FailingFindings {
+function failingFindings(findings: readonly Finding[], failOn: FailOn): FailingFindings {
   return { failOn, failing: findings.filter((finding) => reachesFailOn(finding, failOn)) };
 }
 

@@ -32,7 +32,7 @@ export function wantsJson(argv: readonly string[]): boolean {
 }
 
 /** JSON text of a value with bigints as decimal strings (money is bigint micro-USDC). */
-export function jsonOutputText(value: unknown): string {
+function jsonText(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
 }
 
@@ -74,17 +74,17 @@ export async function withJsonOutput<Io extends OutputIo>(
     if (failure !== null) {
       const code = exitCodeOf(new CommandFailure(failure.exitCode, `${command}: ${failure.message}`), io.err);
       fields['errors'] = [failure.message];
-      io.out(`${jsonOutputText(envelope(command, fields, code))}\n`);
+      io.out(`${jsonText(envelope(command, fields, code))}\n`);
       return code;
     }
     fields['error'] = error instanceof Error ? error.message : String(error);
-    io.out(`${jsonOutputText(envelope(command, fields, crashed().exitCode))}\n`);
+    io.out(`${jsonText(envelope(command, fields, crashed().exitCode))}\n`);
     throw error;
   }
   const code = exitCodeOf(ending, human.err);
   if (isInvalidInput(code) && fields['errors'] === undefined)
     fields['errors'] = printedErrorLines(command, printedErrors);
-  io.out(`${jsonOutputText(envelope(command, fields, code))}\n`);
+  io.out(`${jsonText(envelope(command, fields, code))}\n`);
   return code;
 }
 
@@ -115,7 +115,7 @@ export function printedErrorLines(command: string, text: string): string[] {
 
 /** The one JSON object of a command that ends outside its body (a spent time budget: target-budget.ts). */
 export function envelopeText(command: string, fields: Readonly<Record<string, unknown>>, code: number): string {
-  return jsonOutputText(envelope(command, fields, code));
+  return jsonText(envelope(command, fields, code));
 }
 
 function envelope(command: string, fields: Readonly<Record<string, unknown>>, code: number): Record<string, unknown> {

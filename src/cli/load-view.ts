@@ -207,7 +207,7 @@ export function loadFigures(
   };
 }
 
-export function loadSummaryLines(result: LoadRunResult): string[] {
+function summaryLines(result: LoadRunResult): string[] {
   const { snapshot, outcome } = result;
   const total = totalRequests(snapshot);
   const failed = snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);
@@ -289,7 +289,7 @@ export async function concludeRun(run: Conclusion): Promise<Ending> {
   const reports = await writeLoadReports(run.out, { ...run.report, snapshot: result.snapshot, thresholds: judged });
   const outputNotes = run.outputs === null ? [] : await run.outputs.finish(result.snapshot);
   const little = littleCheck(result.snapshot, run.report.concurrency ?? null);
-  io.out(`${[...loadSummaryLines(result), littleLine(little), ...thresholdLines(judged)].join('\n')}\n`);
+  io.out(`${[...summaryLines(result), littleLine(little), ...thresholdLines(judged)].join('\n')}\n`);
   for (const note of outputNotes) io.out(`note: ${note}\n`);
   const files = [...run.written, ...reports, ...(run.outputs?.files ?? [])];
   io.out(`files: ${files.join(', ')}\n`);

@@ -23,11 +23,11 @@ export interface LoadedScenario {
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
 }
 
-export type ScenarioFileResult =
+type ScenarioFile =
   | ({ readonly ok: true } & LoadedScenario)
   | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string };
 
-export async function readScenarioFile(file: string): Promise<ScenarioFileResult> {
+export async function readScenarioFile(file: string): Promise<ScenarioFile> {
   const read = await readTextFile(file, MAX_SCENARIO_BYTES);
   if (!read.ok) return { ok: false, kind: 'unreadable', message: `cannot read ${file}: ${read.reason}` };
   const text = read.text;

@@ -57,7 +57,7 @@ export interface DepositAnswer {
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-export interface AdminMintRequest {
+interface MintRequest {
   readonly chain: string;
   readonly address: string;
   /** Whole units, as a decimal string. */
@@ -177,7 +177,7 @@ export class AdminClient {
     );
   }
 
-  walletMint(mint: AdminMintRequest): Promise<AdminAnswer<AdminObject>> {
+  walletMint(mint: MintRequest): Promise<AdminAnswer<AdminObject>> {
     const body = {
       chain: mint.chain,
       address: mint.address,

@@ -96,7 +96,7 @@ export async function runConformance(
 }
 
 /** Registers a fresh style-B agent from its own IP. */
-export async function registerCaseAgent(client: AfpClient, agentId: string, ip: string): Promise<CaseAgent> {
+async function registerAgent(client: AfpClient, agentId: string, ip: string): Promise<CaseAgent> {
   const answer = await client.withIp(ip).faucetB.register({ agent_id: agentId });
   if (!answer.ok)
     throw new SetupError(`registering ${agentId} answered ${answer.status} ${answer.body.code}: ${answer.body.error}`);
@@ -104,7 +104,7 @@ export async function registerCaseAgent(client: AfpClient, agentId: string, ip: 
 }
 
 /** An agent's balance as style B renders it (GET /status with its key). */
-export async function readFaucetBalance(client: AfpClient, agent: CaseAgent): Promise<string> {
+async function balanceOf(client: AfpClient, agent: CaseAgent): Promise<string> {
   const answer = await client.withIp(agent.ip).withKey(agent.apiKey).faucetB.status();
   if (!answer.ok) throw new Error(`reading ${agent.agentId}'s balance answered ${answer.status} ${answer.body.code}`);
   return answer.body.balance;
@@ -112,8 +112,8 @@ export async function readFaucetBalance(client: AfpClient, agent: CaseAgent): Pr
 
 async function setupWorld(client: AfpClient, kase: RejectionCase, index: number, session: string): Promise<CaseWorld> {
   const names = runNames(session, index + 1);
-  const caller = await registerCaseAgent(client, names.agentId(1), names.freshIp());
-  const counterparty = await registerCaseAgent(client, names.agentId(2), names.freshIp());
+  const caller = await registerAgent(client, names.agentId(1), names.freshIp());
+  const counterparty = await registerAgent(client, names.agentId(2), names.freshIp());
   if (kase.setup === 'pair') return { caller, counterparty, escrowId: null };
   const created = await client
     .withIp(caller.ip)
@@ -132,11 +132,11 @@ async function runRejection(
   problems: string[],
 ): Promise<void> {
   const world = await setupWorld(client, kase, index, session);
-  const before = [await readFaucetBalance(client, world.caller), await readFaucetBalance(client, world.counterparty)];
+  const before = [await balanceOf(client, world.caller), await balanceOf(client, world.counterparty)];
   const sender = client.withIp(world.caller.ip);
   const answer = await (kase.auth === 'caller' ? sender.withKey(world.caller.apiKey) : sender).raw(kase.request(world));
   problems.push(...rejectionProblems(answer, kase));
-  const after = [await readFaucetBalance(client, world.caller), await readFaucetBalance(client, world.counterparty)];
+  const after = [await balanceOf(client, world.caller), await balanceOf(client, world.counterparty)];
   if (before[0] !== after[0]) problems.push(`the caller's balance changed: ${before[0]} → ${after[0]}`);
   if (before[1] !== after[1]) problems.push(`the counterparty's balance changed: ${before[1]} → ${after[1]}`);
 }

@@ -162,7 +162,7 @@ export class Dispatcher {
         body: platform.limiter.rejectionBody(decision, tier, info),
         routeId,
       };
-    const headers = rateLimitHeadersFor(decision);
+    const headers = rateLimitHeaders(decision);
     if (service !== null) {
       const fault = platform.activeFault(service, nowMs);
       if (fault !== undefined) {
@@ -257,7 +257,7 @@ function bodyWithExtra(value: Failure, extra: JsonObject, info: Readonly<JsonObj
 }
 
 /** Every answer is JSON; the rate-limit headers of platform.md Limits rule 4 on every response. */
-export function rateLimitHeadersFor(decision: LimitDecision): Record<string, string> {
+function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-ratelimit-limit': String(decision.limit),

@@ -78,7 +78,7 @@ export interface Refusal {
 }
 
 /** A video-poker deal: the hand shown (afp's card numbers, src/services/casino/games/cards.ts) and the nonce to draw with. */
-export interface DealtHandView {
+interface DealtHand {
   readonly nonce: number;
   readonly cards: readonly number[];
 }
@@ -149,7 +149,7 @@ export interface Operations {
     };
   };
   /** Video poker, phase one: five cards, no bet (the documents commit the amount here, the deployment at the draw). */
-  'casino.deal': { input: { amountMicro: Micro; clientSeed: string }; result: DealtHandView };
+  'casino.deal': { input: { amountMicro: Micro; clientSeed: string }; result: DealtHand };
   /** Video poker, phase two: the bet; `holds` are the positions (0–4) kept. */
   'casino.draw': {
     input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string };

@@ -42,7 +42,7 @@ export interface ParsedResponse {
 }
 
 /** A problem with the bytes received: why the response (and the connection) cannot be used. */
-export type HttpParseFailure = string;
+type ParseFailure = string;
 
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailers' | 'until-close' | 'failed';
 
@@ -66,7 +66,7 @@ export class ResponseParser {
   /** Set by the client before each request: the answer to a HEAD has no body, whatever it says. */
   bodyless = false;
   private state: State = 'head';
-  private failure: HttpParseFailure | null = null;
+  private failure: ParseFailure | null = null;
   /** Bytes of an incomplete head, chunk-size line or trailer, kept for the next push. */
   private held: Buffer | null = null;
   private framing: Framing | null = null;
@@ -95,7 +95,7 @@ export class ResponseParser {
   }
 
   /** Feeds the bytes received; calls onResponse for each response completed. Null, or why the bytes cannot be read. */
-  push(chunk: Buffer): HttpParseFailure | null {
+  push(chunk: Buffer): ParseFailure | null {
     if (this.failure !== null) return this.failure;
     const data = this.held === null ? chunk : Buffer.concat([this.held, chunk]);
     this.held = null;
@@ -112,7 +112,7 @@ export class ResponseParser {
   }
 
   /** The connection ended: completes a body read until close; anything else cut short is a failure. */
-  end(): HttpParseFailure | null {
+  end(): ParseFailure | null {
     if (this.failure !== null) return this.failure;
     if (this.state === 'until-close') {
       this.complete(false);
@@ -121,7 +121,7 @@ export class ResponseParser {
     return this.idle ? null : this.fail('the connection closed in the middle of a response');
   }
 
-  private fail(reason: HttpParseFailure): HttpParseFailure {
+  private fail(reason: ParseFailure): ParseFailure {
     this.state = 'failed';
     this.failure = reason;
     this.held = null;
@@ -130,7 +130,7 @@ export class ResponseParser {
   }
 
   /** One step from `at`: the next offset, null when the rest is held for more bytes, or a failure. */
-  private step(data: Buffer, at: number): number | null | HttpParseFailure {
+  private step(data: Buffer, at: number): number | null | ParseFailure {
     switch (this.state) {
       case 'head':
         return this.readHead(data, at);
@@ -149,13 +149,13 @@ export class ResponseParser {
     }
   }
 
-  private hold(data: Buffer, at: number, limit: number, what: string): null | HttpParseFailure {
+  private hold(data: Buffer, at: number, limit: number, what: string): null | ParseFailure {
     if (data.length - at > limit) return `${what} longer than ${limit} bytes`;
     this.held = data.subarray(at);
     return null;
   }
 
-  private readHead(data: Buffer, at: number): number | null | HttpParseFailure {
+  private readHead(data: Buffer, at: number): number | null | ParseFailure {
     const end = data.indexOf(HEAD_END, at);
     if (end === -1) return this.hold(data, at, HEAD_BYTES_MAX, 'a response head');
     if (end - at > HEAD_BYTES_MAX) return `a response head longer than ${HEAD_BYTES_MAX} bytes`;
@@ -187,7 +187,7 @@ export class ResponseParser {
     return next;
   }
 
-  private readBody(data: Buffer, at: number): number | HttpParseFailure {
+  private readBody(data: Buffer, at: number): number | ParseFailure {
     const untilClose = this.state === 'until-close';
     const take = untilClose ? data.length - at : Math.min(this.remaining, data.length - at);
     this.bodyBytes += take;
@@ -209,7 +209,7 @@ export class ResponseParser {
     return this.complete(this.framing?.keepAlive ?? false, at + take);
   }
 
-  private readChunkSize(data: Buffer, at: number): number | null | HttpParseFailure {
+  private readChunkSize(data: Buffer, at: number): number | null | ParseFailure {
     const end = data.indexOf(CRLF, at);
     if (end === -1) return this.hold(data, at, CHUNK_LINE_BYTES_MAX, 'a chunk-size line');
     if (end - at > CHUNK_LINE_BYTES_MAX) return `a chunk-size line longer than ${CHUNK_LINE_BYTES_MAX} bytes`;
@@ -227,14 +227,14 @@ export class ResponseParser {
     return end + CRLF.length;
   }
 
-  private readChunkEnd(data: Buffer, at: number): number | null | HttpParseFailure {
+  private readChunkEnd(data: Buffer, at: number): number | null | ParseFailure {
     if (data.length - at < CRLF.length) return this.hold(data, at, CRLF.length, 'a chunk end');
     if (data[at] !== 13 || data[at + 1] !== 10) return 'a chunk not followed by CRLF';
     this.state = 'chunk-size';
     return at + CRLF.length;
   }
 
-  private readTrailer(data: Buffer, at: number): number | null | HttpParseFailure {
+  private readTrailer(data: Buffer, at: number): number | null | ParseFailure {
     const end = data.indexOf(CRLF, at);
     if (end === -1) return this.hold(data, at, HEAD_BYTES_MAX - this.trailerBytes, 'the trailers');
     if (end === at) return this.complete(this.framing?.keepAlive ?? false, at + CRLF.length);
@@ -267,7 +267,7 @@ export class ResponseParser {
 }
 
 /** The status line and the three headers framing needs; the rest is skipped over. */
-function readFraming(head: string): Framing | HttpParseFailure {
+function readFraming(head: string): Framing | ParseFailure {
   const firstEnd = head.indexOf('\r\n');
   const statusLine = firstEnd === -1 ? head : head.slice(0, firstEnd);
   const match = STATUS_LINE.exec(statusLine);

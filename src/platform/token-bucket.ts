@@ -131,7 +131,7 @@ export function nextMidnightMs(nowMs: number): number {
 }
 
 /** ceil(numerator / denominator) for non-negative safe integers, exactly. */
-export function ceilDiv(numerator: number, denominator: number): number {
+function ceilDiv(numerator: number, denominator: number): number {
   const quotient = Math.floor(numerator / denominator);
   return quotient * denominator < numerator ? quotient + 1 : quotient;
 }

@@ -18,7 +18,7 @@
  *
  * Non-custodial: nothing here writes, logs or returns a key except inside the request handed to
  * the transport; the session compares redacted answers (replay-session.ts), so neither the diff
- * nor its report can hold one. Limits: at most KEYRING_WALLETS_MAX wallets; beyond, sends keep the marker.
+ * nor its report can hold one. Limits: at most WALLETS_MAX wallets; beyond, sends keep the marker.
  */
 import { redactSecretsDeep, REDACTED_PREFIX, SECRET_FIELDS } from '../http/routes/wallet/wallet-parse.ts';
 import {
@@ -33,7 +33,7 @@ import { keyChainOf, SIM_CHAIN_NAMES } from '../services/wallet/wallet-config.ts
 import type { Bindings } from './bindings.ts';
 import type { RecordedExchange } from './record-format.ts';
 
-export const KEYRING_WALLETS_MAX = 100_000;
+const WALLETS_MAX = 100_000;
 /** What the recorder writes for a secret (redactSecretsDeep). */
 const REDACTED = 'redacted';
 /** Two BIP-39 test mnemonics: their keys are well-formed and sign for no agent's wallet; the second stands in where the first is the sender. */
@@ -59,7 +59,7 @@ export class ReplayKeyring {
 
   /** Learns the wallet a live answer created (its mnemonic), for the caller that asked for it. */
   learn(authorization: string | undefined, body: unknown): void {
-    if (body === null || typeof body !== 'object' || this.wallets >= KEYRING_WALLETS_MAX) return;
+    if (body === null || typeof body !== 'object' || this.wallets >= WALLETS_MAX) return;
     const mnemonic = (body as { mnemonic?: unknown }).mnemonic;
     if (typeof mnemonic !== 'string' || !isValidMnemonic(mnemonic)) return;
     const wallet = deriveWallet(mnemonic);

@@ -15,13 +15,13 @@
  * rest's notional is the recorded order's, pro rata to the quantities), at the target's price.
  * Where no live position is known it cannot be asked: it is not sent, and every later order of
  * that agent on that market is not sent either, since the live position is no longer the recording's.
- * Limits: at most HELD_POSITIONS_MAX (agent, market) pairs followed or left; beyond, an order is not followed.
+ * Limits: at most HELD_MAX (agent, market) pairs followed or left; beyond, an order is not followed.
  */
 import type { Micro } from '../core/money.ts';
 import type { OperationInput, OperationResult } from '../live/operations.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
 
-export const HELD_POSITIONS_MAX = 100_000;
+const HELD_MAX = 100_000;
 
 export interface HeldPosition {
   readonly agent: string;
@@ -106,7 +106,7 @@ export class ReplayPositions {
       };
     }
     this.held.delete(key);
-    if (this.left.size < HELD_POSITIONS_MAX) this.left.set(key, seq);
+    if (this.left.size < HELD_MAX) this.left.set(key, seq);
     return `a ${flip ? 'flip' : 'reduce'} of a netted ${held.side} position (the documents' way) whose live position the replay does not know: the target closes a position whole by its id (trading.close, DEPLOYED.md §5) and has no order that reduces or flips one`;
   }
 
@@ -116,7 +116,7 @@ export class ReplayPositions {
     const key = ReplayPositions.key(agent, order.symbol);
     this.held.delete(key);
     const liveId = live.kind === 'ok' ? (live.value.positionId ?? null) : null;
-    if (liveId === null || this.held.size >= HELD_POSITIONS_MAX) return;
+    if (liveId === null || this.held.size >= HELD_MAX) return;
     this.held.set(key, { agent, symbol: order.symbol, side: order.side, qty, livePositionId: liveId });
   }
 
@@ -135,7 +135,7 @@ export class ReplayPositions {
       this.held.delete(key);
       return;
     }
-    if (held === undefined && this.held.size >= HELD_POSITIONS_MAX) return;
+    if (held === undefined && this.held.size >= HELD_MAX) return;
     const liveId = live.kind === 'ok' ? (live.value.positionId ?? null) : null;
     this.held.set(key, {
       agent,

@@ -8,7 +8,7 @@
  * false difference between two live ids of one recorded agent. Where the service shares the
  * casino's accounts (the documents' one platform), nothing is opened and the replay's own bindings
  * answer. The live domain ids the target issued are kept by name (a deployed transfer names the id).
- * Limits: accounts at most REPLAY_ACCOUNTS_MAX per service (beyond, the exchange is not replayed, with why).
+ * Limits: accounts at most ACCOUNTS_MAX per service (beyond, the exchange is not replayed, with why).
  */
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
@@ -26,7 +26,7 @@ export const REPLAY_FUND_MICRO: Readonly<Record<AccountService, Micro>> = {
   trading: 1_000_000_000n,
   domains: 1_000_000_000n,
 };
-export const REPLAY_ACCOUNTS_MAX = 10_000;
+const ACCOUNTS_MAX = 10_000;
 
 export interface ServiceAccount {
   readonly agentId: string;
@@ -97,8 +97,7 @@ export class ReplayServiceAccounts {
     if (known !== undefined) return { account: known, opened: false };
     const failed = state.failed.get(recordedAgentId);
     if (failed !== undefined) return failed;
-    if (state.accounts.size >= REPLAY_ACCOUNTS_MAX)
-      return `more than ${REPLAY_ACCOUNTS_MAX} recorded agents on ${service}`;
+    if (state.accounts.size >= ACCOUNTS_MAX) return `more than ${ACCOUNTS_MAX} recorded agents on ${service}`;
     const opened = await openServiceAccount(this.options, service, REPLAY_FUND_MICRO[service]);
     if (typeof opened === 'string') {
       state.failed.set(recordedAgentId, opened);

@@ -163,7 +163,7 @@ export interface RequestTraceData {
 }
 
 /** A scenario fault window, in virtual instants: the service answers `answer` in [fromMs, untilMs). */
-export interface RecordedFaultWindow {
+interface FaultWindow {
   readonly service: string;
   readonly fromMs: number;
   readonly untilMs: number;
@@ -243,7 +243,7 @@ export interface RunRecord {
   /** The last requests, for timeline.html; absent in records made without a simulation. */
   readonly trace?: RequestTraceData;
   /** The scenario's fault windows, for timeline.html. */
-  readonly faults?: readonly RecordedFaultWindow[];
+  readonly faults?: readonly FaultWindow[];
   /** Hits per coverage probe (src/sim/probes.ts), in the table's order; absent without a simulation. */
   readonly probes?: readonly ProbeHits[];
   /** Absent when the run placed no trading order (the report files then stay as they were). */

@@ -1,8 +1,8 @@
 /**
  * A clock move of `afp serve` (POST /_afp/clock) in slices, so that no move blocks the event loop
- * (GET /health, other requests) for more than about CLOCK_SLICE_MS: the platform advances in steps (at
+ * (GET /health, other requests) for more than about SLICE_MS: the platform advances in steps (at
  * least to the next timer; a virtual span that grows while steps are cheap and shrinks while they
- * are not, so funding instants are applied many at once, funding-spans.ts), and after CLOCK_SLICE_MS of
+ * are not, so funding instants are applied many at once, funding-spans.ts), and after SLICE_MS of
  * work the slice ends at the last instant reached, the served clock stands there, and the loop
  * gets a turn before the next slice. The answer leaves when the last slice reached the target.
  * The state at an instant does not depend on the steps that reached it.
@@ -27,7 +27,7 @@ import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 
 /** The work of one slice, in ms of wall time: well under the 100 ms a health probe may wait. */
-export const CLOCK_SLICE_MS = 20;
+const SLICE_MS = 20;
 /** The bounds of one advance's virtual span (adaptStep): one ms to a year. */
 const STEP_MIN_MS = 1;
 const STEP_MAX_MS = 365 * 86_400_000;
@@ -53,7 +53,7 @@ export class ClockMover {
 
   constructor(options: ClockMoverOptions) {
     this.options = options;
-    this.sliceMs = options.sliceMs ?? CLOCK_SLICE_MS;
+    this.sliceMs = options.sliceMs ?? SLICE_MS;
   }
 
   /** Moves the clock (and the platform) to `targetMs`, in slices; resolves when it is there. */

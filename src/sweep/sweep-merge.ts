@@ -79,7 +79,7 @@ function rowOf(parsed: z.infer<typeof row>): SweepRow {
   return { ...rest, figures: figuresOut, probes: probesOf(probes ?? null) };
 }
 
-export type SweepMergeResult =
+type MergeResult =
   | {
       readonly ok: true;
       readonly report: SweepReport;
@@ -89,7 +89,7 @@ export type SweepMergeResult =
     }
   | { readonly ok: false; readonly message: string };
 
-export function mergeSweepTexts(files: readonly { readonly name: string; readonly text: string }[]): SweepMergeResult {
+export function mergeSweepTexts(files: readonly { readonly name: string; readonly text: string }[]): MergeResult {
   if (files.length === 0) return { ok: false, message: 'afp sweep merge needs at least one sweep.json' };
   if (files.length > MERGE_FILES_MAX)
     return { ok: false, message: `afp sweep merge takes at most ${MERGE_FILES_MAX} files` };
@@ -174,7 +174,7 @@ function differsFromFirst(name: string, value: SweepFile, first: SweepFile, firs
   return null;
 }
 
-export async function mergeSweepFiles(paths: readonly string[]): Promise<SweepMergeResult> {
+export async function mergeSweepFiles(paths: readonly string[]): Promise<MergeResult> {
   const files: { name: string; text: string }[] = [];
   for (const path of paths) {
     const read = await readTextFile(path, SWEEP_FILE_BYTES_MAX);

@@ -39,7 +39,7 @@ export interface AuditTrail {
   readonly serverSeed: string | null;
 }
 
-export type ParsedWire<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
+type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -83,7 +83,7 @@ function proofFields(
   };
 }
 
-function guarded<T>(what: string, read: () => T): ParsedWire<T> {
+function guarded<T>(what: string, read: () => T): Parsed<T> {
   try {
     return { ok: true, value: read() };
   } catch (error) {
@@ -93,7 +93,7 @@ function guarded<T>(what: string, read: () => T): ParsedWire<T> {
 }
 
 /** An audit trail answer (GET /api/v1/fairness/audit/:betId). */
-export function parseAuditTrail(body: unknown): ParsedWire<AuditTrail> {
+export function parseAuditTrail(body: unknown): Parsed<AuditTrail> {
   return guarded('audit trail', () => {
     if (!isObject(body)) throw new FieldError('the answer is not an object');
     const proof = field(body, 'proof', isObject, 'an object');
@@ -118,7 +118,7 @@ export function parseAuditTrail(body: unknown): ParsedWire<AuditTrail> {
 }
 
 /** A style-A bet answer (single game or a batch element), with the parameters that were sent. */
-export function parseBetAnswer(body: unknown, params: JsonObject): ParsedWire<WireBet> {
+export function parseBetAnswer(body: unknown, params: JsonObject): Parsed<WireBet> {
   return guarded('bet answer', () => {
     if (!isObject(body)) throw new FieldError('the answer is not an object');
     return {

@@ -72,7 +72,7 @@ export function refusedAmountMicro(model: Readonly<CheckModel>, slot: number, ki
   return (balanceMicro < 0n ? 0n : balanceMicro) + 1n;
 }
 
-export interface ExpectedRefusal {
+interface Refusal {
   readonly status: number;
   readonly code: string;
   readonly body?: Readonly<Record<string, Matcher>>;
@@ -105,7 +105,7 @@ export function expectedBetRefusal(
   choice: ModelGameChoice,
   amountMicro: bigint,
   answeredClosed: boolean,
-): ExpectedRefusal | null {
+): Refusal | null {
   if (amountMicro <= 0n || !validChoice(choice)) return { status: 400, code: 'BAD_REQUEST' };
   // The target's closures of this game (GET /_afp/platform): checked first, as the casino does.
   if (gameClosed(model, choice.game, answeredClosed)) return { status: 409, code: 'GAME_CLOSED' };

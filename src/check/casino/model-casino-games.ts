@@ -30,16 +30,16 @@ export type ModelGameChoice =
   | { readonly game: 'keno'; readonly picks: readonly number[] }
   | { readonly game: 'plinko'; readonly rows: number; readonly risk: string };
 
-export type ModelGameId = ModelGameChoice['game'];
+type GameId = ModelGameChoice['game'];
 
 /** One outcome class: probability and total-return multiplier. */
-export type PayoutChance = readonly [probability: Ratio, multiplier: Ratio];
+type PayoutChance = readonly [probability: Ratio, multiplier: Ratio];
 
 const MICRO = 1_000_000n;
 /** casino.md: minimum bet 0.01 for every game. */
 export const MIN_BET_MICRO = 10_000n;
 /** casino.md style B: dice (and the core games) 10,000; keno and plinko 1,000 (afp's choice, docs/decisions/casino.md). */
-export function gameMaxBetMicro(game: ModelGameId): bigint {
+export function gameMaxBetMicro(game: GameId): bigint {
   return game === 'keno' || game === 'plinko' ? 1_000n * MICRO : 10_000n * MICRO;
 }
 

@@ -17,9 +17,9 @@ import type { CheckModel } from '../check-model.ts';
 import type { ModelCasinoAgent, ModelSeed } from './casino-state.ts';
 
 /** NOTES.md: a seed serves 1,000 nonces, then it is retired, revealed and replaced. */
-export const DOCUMENTED_NONCES_PER_SEED = 1_000;
+const NONCES_PER_SEED = 1_000;
 /** NOTES.md Kelly: default risk factor 0.25, as a whole percent. */
-export const DOCUMENTED_RISK_PERCENT_DEFAULT = 25;
+const RISK_PERCENT_DEFAULT = 25;
 /** NOTES.md / casino.md Referral: 10%, 5%, 2.5% of net losses, in basis points per level. */
 export const REFERRAL_LEVELS_BPS: readonly bigint[] = [1_000n, 500n, 250n];
 
@@ -28,7 +28,7 @@ export function casinoAgent(model: Readonly<CheckModel>, slot: number): ModelCas
   if (agent === undefined) {
     agent = {
       seeds: [],
-      riskPercent: DOCUMENTED_RISK_PERCENT_DEFAULT,
+      riskPercent: RISK_PERCENT_DEFAULT,
       netLossMicro: 0n,
       highWaterMicro: 0n,
       paidMicro: REFERRAL_LEVELS_BPS.map(() => 0n),
@@ -53,7 +53,7 @@ export function activeSeed(model: Readonly<CheckModel>, slot: number): ModelSeed
 /** The seed and nonce the next draw of `slot` takes (without taking it): a used-up seed is replaced first. */
 export function nextDraw(model: Readonly<CheckModel>, slot: number): { seed: ModelSeed; nonce: number } {
   const seed = activeSeed(model, slot);
-  if (seed.nonces < DOCUMENTED_NONCES_PER_SEED) return { seed, nonce: seed.nonces };
+  if (seed.nonces < NONCES_PER_SEED) return { seed, nonce: seed.nonces };
   return { seed: { hash: null, hex: null, revealed: false, nonces: 0 }, nonce: 0 };
 }
 

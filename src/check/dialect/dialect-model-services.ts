@@ -20,7 +20,7 @@ export interface DialectServiceAccount {
   unsure: boolean;
 }
 
-export interface DialectPosition {
+interface ModelPosition {
   readonly id: string;
   readonly symbol: string;
   readonly marginMicro: Micro;
@@ -28,7 +28,7 @@ export interface DialectPosition {
 
 export interface DialectTradingModel {
   readonly account: DialectServiceAccount;
-  readonly positions: DialectPosition[];
+  readonly positions: ModelPosition[];
   /** Margin in use when the run began (a position an earlier run could not close), read then. */
   readonly baseMarginMicro: Micro;
 }

@@ -260,14 +260,14 @@ function recordsMatcher(domain: ModelDomain): Matcher {
   );
 }
 
-export interface ModelDnsInput {
+interface DnsInput {
   readonly callerSlot: number;
   readonly index: number;
   readonly host: '@' | 'www';
   readonly value: string;
 }
 
-export function predictSetDns(model: CheckModel, input: ModelDnsInput): Prediction {
+export function predictSetDns(model: CheckModel, input: DnsInput): Prediction {
   const domain = model.domains.held[input.index];
   if (domain === undefined) return failure(404, 'NOT_FOUND');
   if (domain.ownerSlot !== input.callerSlot) return failure(403, 'FORBIDDEN');

@@ -163,10 +163,10 @@ export function predictAgentView(model: Readonly<CheckModel>, callerSlot: number
   const agent = model.agents[target.slot];
   if (agent === undefined) return failure(404, 'NOT_FOUND');
   if (agent.slot !== caller.slot) return failure(403, 'FORBIDDEN');
-  return { expected: { status: 200, body: expectedAgentDetails(model, agent) } };
+  return { expected: { status: 200, body: agentDetails(model, agent) } };
 }
 
-export function expectedAgentDetails(model: Readonly<CheckModel>, agent: ModelAgent): Record<string, Matcher> {
+function agentDetails(model: Readonly<CheckModel>, agent: ModelAgent): Record<string, Matcher> {
   const referrer = agent.referrerSlot === null ? null : (model.agents[agent.referrerSlot]?.id ?? null);
   return {
     agent_id: eq(agent.id),

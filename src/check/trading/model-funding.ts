@@ -13,7 +13,7 @@ import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { liquidateIfCrossed } from './model-liquidation.ts';
-import { divideUp, NOTIONAL_DIVISOR } from './model-trading.ts';
+import { ceilDiv, NOTIONAL_DIVISOR } from './model-trading.ts';
 import type { ModelPosition } from './trading-state.ts';
 
 const RATE_ONE_PPM = 1_000_000n;
@@ -28,7 +28,7 @@ export function fundingMicro(model: Readonly<CheckModel>, position: ModelPositio
   const ratePpm = BigInt(Math.abs(rate));
   const pays = (rate > 0 && position.side === 'long') || (rate < 0 && position.side === 'short');
   if (!pays) return (notional * ratePpm) / RATE_ONE_PPM;
-  const owed = divideUp(notional * ratePpm, RATE_ONE_PPM);
+  const owed = ceilDiv(notional * ratePpm, RATE_ONE_PPM);
   return -(owed < position.marginMicro ? owed : position.marginMicro);
 }
 

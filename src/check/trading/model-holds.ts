@@ -8,7 +8,7 @@
 import { assert } from '../../core/assert.ts';
 import { basisPoints, type Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
-import { divideUp, holdingOf, modelMarginFor, NOTIONAL_DIVISOR } from './model-trading.ts';
+import { ceilDiv, holdingOf, modelMarginFor, NOTIONAL_DIVISOR } from './model-trading.ts';
 import { marketAt, type ModelHolding, type ModelOrder } from './trading-state.ts';
 import type { OrderSide } from '../../services/trading/trading-record.ts';
 
@@ -28,7 +28,7 @@ export function restingHold(
   if (marketAt(order.market).kind === 'perp')
     return { holdMicro: modelMarginFor(order.amountMicro, order.leverage) + makerFeeMicro, holdQty: 0n };
   if (order.side === 'sell')
-    return { holdMicro: 0n, holdQty: divideUp(order.amountMicro * NOTIONAL_DIVISOR, limitPrice) };
+    return { holdMicro: 0n, holdQty: ceilDiv(order.amountMicro * NOTIONAL_DIVISOR, limitPrice) };
   return { holdMicro: order.amountMicro + makerFeeMicro, holdQty: 0n };
 }
 

@@ -15,7 +15,7 @@ import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import {
-  divideUp,
+  ceilDiv,
   chargeFee,
   modelMarginFor,
   NOTIONAL_DIVISOR,
@@ -69,7 +69,7 @@ export function planPerpFill(model: CheckModel, fill: PerpFillInput): PerpPlan {
   const released = closeQty === position.qty ? position.marginMicro : (position.marginMicro * closeQty) / position.qty;
   const pnl = pnlOf(position.side, closeQty, position.entry, fill.price);
   const remainderMargin =
-    remainingQty > 0n ? modelMarginFor(divideUp(remainingQty * fill.price, NOTIONAL_DIVISOR), fill.leverage) : 0n;
+    remainingQty > 0n ? modelMarginFor(ceilDiv(remainingQty * fill.price, NOTIONAL_DIVISOR), fill.leverage) : 0n;
   if (remainingQty > 0n && agent.balanceMicro + released + pnl < remainderMargin + fill.feeMicro)
     return { kind: 'refused', status: 422 };
   // The settlement, planned on copies: the fee is what the balance holds after it, at most the fee.

@@ -9,7 +9,7 @@ import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { ensureHolding, freeQtyOf } from './model-holds.ts';
 import { unrealizedFill, type PerpPlan } from './model-positions.ts';
-import { divideUp, chargeFee, NOTIONAL_DIVISOR, modelQtyFor } from './model-trading.ts';
+import { ceilDiv, chargeFee, NOTIONAL_DIVISOR, modelQtyFor } from './model-trading.ts';
 import type { OrderSide } from '../../services/trading/trading-record.ts';
 
 /**
@@ -26,7 +26,7 @@ export function planSpotFill(
   const buy = fill.side === 'buy';
   const qty = buy
     ? modelQtyFor(fill.amountMicro, fill.price)
-    : divideUp(fill.amountMicro * NOTIONAL_DIVISOR, fill.price);
+    : ceilDiv(fill.amountMicro * NOTIONAL_DIVISOR, fill.price);
   if (buy && qty <= 0n) return { kind: 'refused', status: 400 };
   if (buy ? agent.balanceMicro < fill.amountMicro + fill.feeMicro : freeQtyOf(model, fill.slot, fill.market) < qty)
     return { kind: 'refused', status: 422 };

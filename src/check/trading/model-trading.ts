@@ -63,13 +63,13 @@ export function floorDiv(numerator: bigint, denominator: bigint): bigint {
   return quotient * denominator !== numerator && numerator < 0n ? quotient - 1n : quotient;
 }
 
-export function divideUp(numerator: bigint, denominator: bigint): bigint {
+export function ceilDiv(numerator: bigint, denominator: bigint): bigint {
   const quotient = numerator / denominator;
   return quotient * denominator !== numerator && numerator > 0n ? quotient + 1n : quotient;
 }
 
 export const modelQtyFor = (amountMicro: Micro, price: bigint): bigint => (amountMicro * NOTIONAL_DIVISOR) / price;
-export const modelMarginFor = (amountMicro: Micro, leverage: number): Micro => divideUp(amountMicro, BigInt(leverage));
+export const modelMarginFor = (amountMicro: Micro, leverage: number): Micro => ceilDiv(amountMicro, BigInt(leverage));
 export const pnlOf = (side: PositionSide, qty: bigint, entry: bigint, price: bigint): Micro =>
   floorDiv(qty * (side === 'long' ? price - entry : entry - price), NOTIONAL_DIVISOR);
 

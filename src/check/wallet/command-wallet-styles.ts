@@ -124,7 +124,7 @@ export type DestinationB =
   | { readonly kind: 'wallet'; readonly index: number }
   | { readonly kind: 'agent'; readonly slot: number };
 /** part: a quarter of the wallet's USDC (at least 1 base unit); above: one base unit more than it holds (422). */
-export type AmountBCase = 'part' | 'above';
+type AmountB = 'part' | 'above';
 
 export interface SendBInput {
   readonly wallet: number;
@@ -132,7 +132,7 @@ export interface SendBInput {
   /** The first wallet from `wallet` on (cyclically) holding USDC on `chain`, else on the other modelled chain (so random runs meet balances). */
   readonly funded: boolean;
   readonly to: DestinationB;
-  readonly amount: AmountBCase;
+  readonly amount: AmountB;
   readonly memo: boolean;
 }
 

@@ -26,7 +26,7 @@ function refusal(answer: ApiResult<unknown>): [number, string | null] {
 }
 
 /** A registrable label made of an agent id (lowercase a-z, 0-9 and '-'). */
-export function caseLabelOf(agentId: string): string {
+function labelOf(agentId: string): string {
   return agentId
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, '-')
@@ -73,8 +73,8 @@ async function registerAndManage(session: ScriptSession): Promise<void> {
   const alice = await funded(session, 1, 1);
   const bob = await funded(session, 2, 2);
   const [aliceId, bobId] = [session.agentId(1), session.agentId(2)];
-  const aliceName = `${caseLabelOf(aliceId)}.com`;
-  const bobName = `${caseLabelOf(bobId)}.xyz`;
+  const aliceName = `${labelOf(aliceId)}.com`;
+  const bobName = `${labelOf(bobId)}.xyz`;
   session.expectEqual('funded balances', [await balance(alice), await balance(bob)], ['19.801', '29.602']);
   const pair: Pair = { session, alice, bob, aliceId, bobId, aliceName, bobName };
   const registered = await registerStyleA(pair);
@@ -103,7 +103,7 @@ async function registerStyleA(pair: Pair): Promise<{ readonly expires_at: string
   const taken = await bob.domains.registerB({ domain: aliceName });
   session.expectEqual('B register of a taken name: 409', refusal(taken), [409, 'CONFLICT']);
   session.expectEqual('a refused registration charges nothing', await balance(bob), '29.602');
-  const poor = await alice.domains.registerA({ domain: `${caseLabelOf(aliceId)}-2.com` });
+  const poor = await alice.domains.registerA({ domain: `${labelOf(aliceId)}-2.com` });
   session.expectEqual('A register without the funds: 422', refusal(poor), [422, 'INSUFFICIENT_BALANCE']);
   return registered;
 }
@@ -257,7 +257,7 @@ async function expiryAndRelease(session: ScriptSession): Promise<void> {
   if (clock === null) throw new Error('needs the clock');
   const alice = await funded(session, 1, 1);
   const bob = await funded(session, 2, 1);
-  const name = `${caseLabelOf(session.agentId(1))}.dev`;
+  const name = `${labelOf(session.agentId(1))}.dev`;
   const registered = must(await alice.domains.registerA({ domain: name }), 'A register');
   const expiresMs = Date.parse(registered.expires_at);
   await clock.advance(YEAR_MS - 1);

@@ -18,7 +18,7 @@ export interface VersionedReport {
 }
 
 /** One file of a report: its name in the directory and the renderer of its text. */
-export interface ReportFileRenderer<R> {
+interface ReportFile<R> {
   readonly file: string;
   readonly render: (report: R) => string;
 }
@@ -32,7 +32,7 @@ function withVersion<R extends VersionedReport>(report: R): R {
 export async function writeReportFiles<R extends VersionedReport>(
   dir: string,
   report: R,
-  files: readonly ReportFileRenderer<R>[],
+  files: readonly ReportFile<R>[],
 ): Promise<string[]> {
   const full = withVersion(report);
   await writingToAsync(dir, () => mkdir(dir, { recursive: true }));

@@ -54,7 +54,7 @@ export interface LatencyRow {
   readonly latency: Percentiles;
 }
 
-export interface LoadEndpointRow extends LatencyRow {
+interface EndpointRow extends LatencyRow {
   readonly endpoint: string;
 }
 
@@ -97,7 +97,7 @@ export function requestsPerSecond(report: LoadReport, requests: number): number 
   return durationMs <= 0 ? 0 : requests / (durationMs / 1000);
 }
 
-export function endpointRows(report: LoadReport): LoadEndpointRow[] {
+export function endpointRows(report: LoadReport): EndpointRow[] {
   return report.snapshot.endpoints.map((row) => ({
     endpoint: row.endpoint,
     requests: row.requests,

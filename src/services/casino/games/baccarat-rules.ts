@@ -30,7 +30,7 @@ export function baccaratTotal(cards: readonly Card[]): number {
 
 export const isNatural = (twoCardTotal: number): boolean => twoCardTotal >= 8;
 
-export const playerDrawsThird = (playerTotal: number): boolean => playerTotal <= 5;
+const playerDraws = (playerTotal: number): boolean => playerTotal <= 5;
 
 /** `playerThirdValue` is null when the player stood on two cards. */
 export function bankerDraws(bankerTotal: number, playerThirdValue: number | null): boolean {
@@ -51,7 +51,7 @@ export function dealCoup(nextCard: () => Card): Coup {
   const banker = [first[1], first[3]];
   if (isNatural(baccaratTotal(player)) || isNatural(baccaratTotal(banker))) return { player, banker };
   let playerThirdValue: number | null = null;
-  if (playerDrawsThird(baccaratTotal(player))) {
+  if (playerDraws(baccaratTotal(player))) {
     const third = nextCard();
     player.push(third);
     playerThirdValue = baccaratValue(third);
@@ -117,7 +117,7 @@ function finishCoup(
   record: (p: number, b: number, w: number) => void,
 ): void {
   if (isNatural(player) || isNatural(banker)) return record(player, banker, weight);
-  if (!playerDrawsThird(player)) {
+  if (!playerDraws(player)) {
     if (!bankerDraws(banker, null)) return record(player, banker, weight);
     for (let b3 = 0; b3 < 10; b3++) record(player, (banker + b3) % 10, (weight / 13) * weightOf(b3));
     return;

@@ -32,16 +32,16 @@ for (let n = 0; n <= 52; n++) {
   for (let k = 1; k <= 5; k++)
     BINOMIAL[n * 6 + k] = n === 0 ? 0 : (BINOMIAL[(n - 1) * 6 + k - 1] ?? 0) + (BINOMIAL[(n - 1) * 6 + k] ?? 0);
 }
-export const smallBinomial = (n: number, k: number): number => BINOMIAL[n * 6 + k] ?? 0;
+const binomial = (n: number, k: number): number => BINOMIAL[n * 6 + k] ?? 0;
 
 const SUBSET_OFFSETS = [0, 1, 2, 3, 4, 5].map((size) =>
-  [0, 1, 2, 3, 4].filter((k) => k < size).reduce((sum, k) => sum + smallBinomial(52, k), 0),
+  [0, 1, 2, 3, 4].filter((k) => k < size).reduce((sum, k) => sum + binomial(52, k), 0),
 );
-export const SUBSET_COUNT = [0, 1, 2, 3, 4, 5].reduce((sum, k) => sum + smallBinomial(52, k), 0);
+export const SUBSET_COUNT = [0, 1, 2, 3, 4, 5].reduce((sum, k) => sum + binomial(52, k), 0);
 const MASK_SIZE = Int8Array.from({ length: MASKS }, (_, mask) => popcount(mask));
 const MASK_SIGN = Int8Array.from({ length: MASKS }, (_, mask) => (popcount(mask) % 2 === 0 ? 1 : -1));
 /** Draws for the discarded cards: C(47, discards). */
-const DRAW_COUNTS = [0, 1, 2, 3, 4, 5].map((discards) => smallBinomial(47, discards));
+const DRAW_COUNTS = [0, 1, 2, 3, 4, 5].map((discards) => binomial(47, discards));
 
 /** Per non-empty mask: its highest slot, which holds position `size` (the mask's size) in the subset. */
 const MASK_HIGH_SLOT = Int8Array.from({ length: MASKS }, (_, mask) => 31 - Math.clz32(mask));

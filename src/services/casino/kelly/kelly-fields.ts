@@ -15,7 +15,7 @@ import { parseNumber, type Micro } from '../../../core/money.ts';
 import { positiveAmount } from '../../../core/positive-amount.ts';
 import { GAME_IDS, type Chance, type GameId, type GameModule } from '../games/game.ts';
 
-export type KellyFields = Readonly<Record<string, unknown>>;
+type Fields = Readonly<Record<string, unknown>>;
 /** The game registry's lookup (games/index.ts `gameById`), injected so tests can use fixtures. */
 export type GameLookup = (id: string) => GameModule | undefined;
 
@@ -29,7 +29,7 @@ export interface SelectedGame {
 
 interface GameAlias {
   readonly id: GameId;
-  readonly fixed: KellyFields;
+  readonly fixed: Fields;
   readonly fields: readonly string[];
 }
 
@@ -39,18 +39,14 @@ export const GAME_ALIASES: Readonly<Record<string, GameAlias>> = {
 };
 
 /** The body as an object (a missing body reads as `{}`); an Outcome, as a body may hold any key. */
-export function kellyFieldsOf(body: unknown): Outcome<KellyFields> {
+export function kellyFieldsOf(body: unknown): Outcome<Fields> {
   if (body === undefined || body === null) return succeed({});
   if (typeof body !== 'object' || Array.isArray(body)) return fail('BAD_REQUEST', 'request body must be a JSON object');
-  return succeed(body as KellyFields);
+  return succeed(body as Fields);
 }
 
 /** `game` plus its parameters; every key outside `ownKeys` and the game's fields is refused. */
-export function selectGame(
-  fields: KellyFields,
-  ownKeys: readonly string[],
-  lookup: GameLookup,
-): SelectedGame | Failure {
+export function selectGame(fields: Fields, ownKeys: readonly string[], lookup: GameLookup): SelectedGame | Failure {
   const name = fields['game'];
   const alias = typeof name === 'string' && Object.hasOwn(GAME_ALIASES, name) ? GAME_ALIASES[name] : undefined;
   const id = alias?.id ?? name;
@@ -85,21 +81,21 @@ export function selectGame(
 }
 
 /** A positive amount of USDC as a JSON number, exact to the micro; undefined when absent. */
-export function optionalAmount(fields: KellyFields, name: string): Micro | undefined | Failure {
+export function optionalAmount(fields: Fields, name: string): Micro | undefined | Failure {
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number') return fail('BAD_REQUEST', `${name} must be a number`);
   return positiveAmount(parseNumber(value), name);
 }
 
-export function requiredAmountField(fields: KellyFields, name: string): Micro | Failure {
+export function requiredAmountField(fields: Fields, name: string): Micro | Failure {
   const amount = optionalAmount(fields, name);
   return amount === undefined ? fail('BAD_REQUEST', `${name} is required`) : amount;
 }
 
 /** A whole JSON number in [min, max]; undefined when absent. */
 export function optionalIntegerField(
-  fields: KellyFields,
+  fields: Fields,
   name: string,
   min: number,
   max: number,
@@ -112,7 +108,7 @@ export function optionalIntegerField(
   return value;
 }
 
-export function requiredInteger(fields: KellyFields, name: string, min: number, max: number): number | Failure {
+export function requiredInteger(fields: Fields, name: string, min: number, max: number): number | Failure {
   const value = optionalIntegerField(fields, name, min, max);
   return value === undefined ? fail('BAD_REQUEST', `${name} is required`) : value;
 }
@@ -120,7 +116,7 @@ export function requiredInteger(fields: KellyFields, name: string, min: number, 
 export const SEED_LENGTH_MAX = 128;
 
 /** A seed: a non-empty string of at most 128 characters, or a non-negative whole number. */
-export function optionalSeed(fields: KellyFields, name: string): string | undefined | Failure {
+export function optionalSeed(fields: Fields, name: string): string | undefined | Failure {
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);

@@ -51,7 +51,7 @@ export const SIMULATE_BUDGET_BY_TIER: Readonly<Record<Tier, number>> = {
   enterprise: SIMULATE_LIMITS.totalBetsMax,
 };
 export const SIMULATE_OWN_KEYS: readonly string[] = ['bankroll', 'bet_amount', 'num_bets', 'simulations', 'seed'];
-export const BANKROLL_PERCENTILES: readonly number[] = [5, 25, 50, 75, 95];
+const PERCENTILES: readonly number[] = [5, 25, 50, 75, 95];
 
 export interface SimulateRequest {
   readonly selected: SelectedGame;
@@ -154,8 +154,7 @@ export function kellySimulateView(request: SimulateRequest, rng: Rng): JsonObjec
     if (final > request.bankrollMicro) profitable += 1;
   }
   const percentiles: JsonObject = {};
-  for (const percent of BANKROLL_PERCENTILES)
-    percentiles[`${percent}th`] = toNumber(percentileMicro(finalsMicro, percent));
+  for (const percent of PERCENTILES) percentiles[`${percent}th`] = toNumber(percentileMicro(finalsMicro, percent));
   return {
     game: request.selected.game.id,
     variant: request.selected.variant,
