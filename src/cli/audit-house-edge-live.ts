@@ -32,7 +32,7 @@ import {
   renderEdgeAuditJson,
   renderEdgeAuditTable,
 } from '../audit/live/edge-table.ts';
-import { statedText, verdictText } from '../audit/live/edge-cells.ts';
+import { statedText, liveVerdictText } from '../audit/live/edge-cells.ts';
 import { schemeByName } from '../audit/fairness/schemes.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { writeEdgeAuditFiles } from '../audit/report/edge-audit-files.ts';
@@ -88,7 +88,7 @@ function checksOf(result: EdgeAuditResult, findings: FindingsCollector): ReportC
       group: outcome.variant.game,
       status,
       findingIds: ids,
-      detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets`,
+      detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${liveVerdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets`,
     };
   });
 }

@@ -23,7 +23,7 @@ import { SEVERITIES, type Finding } from '../live/finding.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { findingsEnding, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { failureEnding } from '../check/run-check.ts';
-import { checkRecordFields, formatOutcome, type FindingsVerdict } from './check-outcome.ts';
+import { checkRecordFields, formatOutcome, type FailingFindings } from './check-outcome.ts';
 import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';
 import { type Ending, unlessUnfinished } from '../core/command-failure.ts';
@@ -48,7 +48,7 @@ export async function checkThroughDialect(
   const { out: _reportsDir, ...options } = request;
   const result = await runDialectCheck({ ...options, curlOf });
   const findings = result.findings.list();
-  const verdict = findingsVerdict(findings, request.failOn);
+  const verdict = failingFindings(findings, request.failOn);
   out(formatDialectResult(result, request.maxCommands, verdict));
   record(checkRecordFields(result, verdict));
   if (request.out !== undefined) {
@@ -67,14 +67,14 @@ export async function checkThroughDialect(
 }
 
 /** The findings that reach --fail-on, most severe first (the collector's order): they fail the run. */
-export function findingsVerdict(findings: readonly Finding[], failOn: FailOn): FindingsVerdict {
+function failingFindings(findings: readonly Finding[], failOn: FailOn): FailingFindings {
   return { failOn, failing: findings.filter((finding) => reachesFailOn(finding, failOn)) };
 }
 
 export function formatDialectResult(
   result: DialectCheckResult,
   maxCommands: number | undefined,
-  verdict?: FindingsVerdict,
+  verdict?: FailingFindings,
 ): string {
   const findings = result.findings.list();
   const counts = [...SEVERITIES]

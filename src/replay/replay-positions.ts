@@ -21,7 +21,7 @@ import type { Micro } from '../core/money.ts';
 import type { OperationInput, OperationResult } from '../live/operations.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
 
-export const HELD_MAX = 100_000;
+const HELD_MAX = 100_000;
 
 export interface HeldPosition {
   readonly agent: string;
