@@ -22,6 +22,14 @@ export class CommandFailure extends Error {
   }
 }
 
+/**
+ * The message of text written as it would be printed (lines ending in newlines): its one last newline
+ * dropped, since the top adds it back (process-exit.ts), so the bytes on stderr stay the same.
+ */
+export function printedMessage(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
 /** A command that ended with every check held. */
 export interface Passed {
   readonly exitCode: typeof EXIT.ok;
