@@ -68,8 +68,7 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | 
     import('../../agents/index.ts'),
     import('../export/k6/k6-script.ts'),
   ]);
-  const urls =
-    k8s.parallelism === null || target === null ? null : await learnUrls(target, parsed.scenario, AGENTS);
+  const urls = k8s.parallelism === null || target === null ? null : await learnUrls(target, parsed.scenario, AGENTS);
   if (urls instanceof CommandFailure) return urls;
   const result = await exportK6Script(parsed.scenario, {
     target: urls?.api ?? target,

@@ -39,15 +39,7 @@ import type { LoadedScenario } from './scenario-file.ts';
 
 import { wantsJson, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
-import {
-  checkFailed,
-  crashed,
-  type Ending,
-  invalidInput,
-  PASSED,
-  passed,
-  unsettled,
-} from '../core/command-failure.ts';
+import { checkFailed, crashed, type Ending, invalidInput, PASSED, passed, unsettled } from '../core/command-failure.ts';
 
 export interface SweepIo {
   out(text: string): void;
