@@ -10,7 +10,10 @@
  */
 import { EXIT, type ExitCode } from './exit-codes.ts';
 
-/** A command's failure: its exit code, the message to print (empty: it was printed where it arose) and a hint. */
+/**
+ * A command's failure: its exit code, the message to print and a hint. Empty only where the verdict
+ * is the report the command printed on stdout (test/tooling/exit-codes.test.ts names each case).
+ */
 export class CommandFailure extends Error {
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
