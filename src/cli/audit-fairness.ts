@@ -127,7 +127,7 @@ export async function runFairness(
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);
   say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name}\n`);
-  const account = await openRunAccount(run, io, { key: flags.key, fundMicro: 0n, say });
+  const account = await openRunAccount(run, { key: flags.key, fundMicro: 0n, say });
   if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
   const result = await auditFairnessLive({
     session: run.session,

@@ -168,7 +168,7 @@ export async function runHouseEdgeLive(
     maxSeconds: flags.maxSeconds,
   });
   say(`${eta.lines.join('\n')}\n`);
-  const account = await openRunAccount(run, io, {
+  const account = await openRunAccount(run, {
     key: flags.key,
     fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO,
     say,

@@ -107,7 +107,7 @@ export async function runMoneyResume(
   if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
   const read = readResumeFile(flags.resume as string, casinoOf(run));
   if (!read.ok) return refuse(run, io, read.message);
-  const account = await openRunAccount(run, io, { key: flags.key, fundMicro: 0n, say: io.out });
+  const account = await openRunAccount(run, { key: flags.key, fundMicro: 0n, say: io.out });
   if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
   const second = await openLiveAccount({
     session: run.session,

@@ -76,7 +76,7 @@ export async function runMoney(
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
   // Both accounts at once: an afp serve on a wall clock confirms each one's simulated deposit a minute later.
   const [account, second] = await Promise.all([
-    openRunAccount(run, io, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out }),
+    openRunAccount(run, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out }),
     secondAccount(run, flags),
   ]);
   if (account instanceof CommandFailure) return exitCodeOf(account, io.err);

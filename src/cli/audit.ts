@@ -53,8 +53,7 @@ async function runAudit<F extends object>(
     return typeof ended === 'number' ? endingOfCode(ended) : ended;
   } catch (error) {
     const seed = seedOf(flags);
-    io.err(`afp audit ${name}: crash: ${crashMessage(error)}\n${seed === null ? '' : `seed: ${seed}\n`}`);
-    return crashed();
+    return crashed(`afp audit ${name}: crash: ${crashMessage(error)}${seed === null ? '' : `\nseed: ${seed}`}`);
   }
 }
 

@@ -127,8 +127,8 @@ async function checkModelRuns(check: CheckRunsInput, io: CheckIo, record: Record
     }
     // The run could not be set up. A URL that answered, but is no afp serve and did not answer the
     // platform's way either, is the wrong URL (exit 2, as every live command says it); else 4.
-    io.err(`afp check: ${message}${notServe === null ? '' : `\nafp check: ${notServe}`}\nseed: ${parsed.seed}\n`);
-    return notServe === null ? unsettled() : invalidInput();
+    const said = `afp check: ${message}${notServe === null ? '' : `\nafp check: ${notServe}`}\nseed: ${parsed.seed}`;
+    return notServe === null ? unsettled(said) : invalidInput(said);
   }
   progress.finish();
   io.out(formatResult(result, parsed.maxCommands ?? MAX_COMMANDS));

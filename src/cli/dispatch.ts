@@ -14,7 +14,7 @@ import { readAfpVersion } from '../live/report/afp-version.ts';
 import { commandName, groupHelpText, helpText, rootHelpText, type CommandDefinition } from './command-definition.ts';
 import { nearestFlag } from './args.ts';
 import { COMMANDS, type CommandRow } from './command-modules.ts';
-import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
+import { CommandFailure, type Ending, invalidInput, PASSED, printedMessage } from '../core/command-failure.ts';
 import { exitCodeOf, failureOf } from './process-exit.ts';
 
 const DEFINITIONS: readonly CommandDefinition[] = COMMANDS.map((row) => row.definition);
@@ -46,7 +46,7 @@ export async function dispatch(argv: string[]): Promise<number> {
   const row = rowOf(argv);
   const ending = answeredHere(argv, row);
   if (ending !== null || row === undefined)
-    return exitCodeOf(ending ?? invalidInput(), (text) => process.stderr.write(text));
+    return exitCodeOf(ending ?? invalidInput('afp: no command'), (text) => process.stderr.write(text));
   const command = await row.load();
   try {
     return await command.main(argv.slice(1));
@@ -66,16 +66,18 @@ function answeredHere(argv: readonly string[], row: CommandRow | undefined): End
     return PASSED;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? process.stderr : process.stdout).write(rootHelpText(DEFINITIONS));
-    return name === undefined ? invalidInput() : PASSED;
+    if (name === undefined) return invalidInput(printedMessage(rootHelpText(DEFINITIONS)));
+    process.stdout.write(rootHelpText(DEFINITIONS));
+    return PASSED;
   }
   const group = DEFINITIONS.some((definition) => definition.path[0] === name);
   if (row === undefined && !group) {
     const near = nearestFlag(name, [...new Set(DEFINITIONS.map((definition) => definition.path[0] as string))]);
-    process.stderr.write(
-      `afp: unknown command '${name}'${near === undefined ? '' : ` (did you mean ${near}?)`}\n${rootHelpText(DEFINITIONS)}`,
+    return invalidInput(
+      printedMessage(
+        `afp: unknown command '${name}'${near === undefined ? '' : ` (did you mean ${near}?)`}\n${rootHelpText(DEFINITIONS)}`,
+      ),
     );
-    return invalidInput();
   }
   if (asksHelp(argv)) {
     process.stdout.write(row === undefined ? groupHelpText(name, DEFINITIONS) : helpText(row.definition));
@@ -91,8 +93,7 @@ function answeredHere(argv: readonly string[], row: CommandRow | undefined): End
       sub === undefined
         ? 'name a subcommand'
         : `unknown subcommand '${sub}'${near === undefined ? '' : ` (did you mean ${near}?)`}`;
-    process.stderr.write(`afp ${name}: ${problem}\n${groupHelpText(name, DEFINITIONS)}`);
-    return invalidInput();
+    return invalidInput(printedMessage(`afp ${name}: ${problem}\n${groupHelpText(name, DEFINITIONS)}`));
   }
   return null;
 }

@@ -68,9 +68,8 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | 
     import('../../agents/index.ts'),
     import('../export/k6/k6-script.ts'),
   ]);
-  const urls =
-    k8s.parallelism === null || target === null ? null : await learnUrls(target, parsed.scenario, AGENTS, io);
-  if (urls === 'refused') return invalidInput();
+  const urls = k8s.parallelism === null || target === null ? null : await learnUrls(target, parsed.scenario, AGENTS);
+  if (urls instanceof CommandFailure) return urls;
   const result = await exportK6Script(parsed.scenario, {
     target: urls?.api ?? target,
     afpVersion: readAfpVersion() ?? 'unknown',
@@ -117,22 +116,20 @@ async function profiledScenario(
 
 /**
  * --k8s: the URLs the TestRun carries, learnt once from --target (k8s-urls.ts) for the mounts the
- * scenario's agents send to; 'refused' (the reason and its fix said) when they cannot be learnt.
+ * scenario's agents send to; invalid input (the reason and its fix) when they cannot be learnt.
  */
 async function learnUrls(
   target: string,
   scenario: Scenario,
   agents: Readonly<Record<string, AnyAgentDefinition>>,
-  io: AuditIo,
-): Promise<K8sUrls | 'refused'> {
+): Promise<K8sUrls | CommandFailure> {
   const [{ k8sUrls }, { mountsNeeded }] = await Promise.all([
     import('../export/k6/k8s-urls.ts'),
     import('../export/k6/k6-mounts.ts'),
   ]);
   const learnt = await k8sUrls(target, mountsNeeded(scenario.populations, agents));
   if (learnt.ok) return { api: learnt.api, services: learnt.services };
-  io.err(`afp export k6: --k8s: ${learnt.message}\n`);
-  return 'refused';
+  return invalidInput(`afp export k6: --k8s: ${learnt.message}`);
 }
 
 /** What the export added to the thresholds, said once (k6-options.ts GUARDED_METRICS). */
@@ -162,7 +159,8 @@ async function writeScenarioScript(
   const { operator } = script;
   if (operator !== null) {
     const files = { name: script.scenario, script: script.text, urls: operator.urls };
-    if (!(await writeOperatorFiles(out, files, operator.parallelism, io))) return invalidInput();
+    const refused = await writeOperatorFiles(out, files, operator.parallelism, io);
+    if (refused !== null) return refused;
   }
   await writeOut(out, script.text);
   io.out(
@@ -180,14 +178,14 @@ async function writeOut(out: string, text: string): Promise<void> {
 
 /**
  * The k6-operator's two files beside the script FILE: FILE.configmap.yaml and FILE.testrun.yaml;
- * false (the reason said) when the script cannot go into a ConfigMap.
+ * null once written, else invalid input saying why the script cannot go into a ConfigMap.
  */
 async function writeOperatorFiles(
   out: string,
   script: { readonly name: string; readonly script: string; readonly urls: K8sUrls | null },
   parallelism: number,
   io: AuditIo,
-): Promise<boolean> {
+): Promise<CommandFailure | null> {
   const [{ operatorResources }, { mountEnvName }] = await Promise.all([
     import('../export/k6/k6-operator.ts'),
     import('../export/k6/k6-mounts.ts'),
@@ -200,10 +198,7 @@ async function writeOperatorFiles(
     urls: script.urls,
     runId: K8S_RUN_ID,
   });
-  if (!resources.ok) {
-    io.err(`afp export k6: --k8s: ${resources.error}\n`);
-    return false;
-  }
+  if (!resources.ok) return invalidInput(`afp export k6: --k8s: ${resources.error}`);
   const base = out.replace(/\.[cm]?js$/, '');
   await writeOut(`${base}.configmap.yaml`, resources.configMap);
   await writeOut(`${base}.testrun.yaml`, resources.testRun);
@@ -211,7 +206,7 @@ async function writeOperatorFiles(
   io.out(
     `wrote ${base}.configmap.yaml and ${base}.testrun.yaml (k6-operator TestRun ${resources.name}, parallelism ${parallelism}; ${env.length === 0 ? '' : `runner env ${env.join(', ')}; `}AFP_RUN_ID ${K8S_RUN_ID}: change it for each run)\n`,
   );
-  return true;
+  return null;
 }
 
 /** The TestRun's AFP_RUN_ID: the same in every pod (the user changes it for each run). */
@@ -309,8 +304,8 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
   }
   if (k8s.parallelism !== null && run !== null) {
     const name = `url-${new URL(run.requests[0]?.url ?? 'http://url/').hostname}`;
-    if (!(await writeOperatorFiles(out, { name, script: exported.text, urls: null }, k8s.parallelism, io)))
-      return invalidInput();
+    const refused = await writeOperatorFiles(out, { name, script: exported.text, urls: null }, k8s.parallelism, io);
+    if (refused !== null) return refused;
   }
   await writeOut(out, exported.text);
   io.out(`wrote ${out} (k6 script of the URL test ${exported.endpoint}, ${run?.section.executor ?? ''})\n`);

@@ -159,23 +159,22 @@ export async function startLiveRun(
 
 /**
  * Opens the run's account (live-account.ts: `key`, else the target's funding way, funded with
- * `fundMicro`) and says its note; the exit code when it cannot be opened (the reason is printed).
+ * `fundMicro`) and says its note; the failure, with its reason, when it cannot be opened.
  */
 export async function openRunAccount(
   run: LiveRun,
-  io: AuditIo,
   options: { readonly key: string | null; readonly fundMicro: Micro; readonly say: (text: string) => void },
 ): Promise<LiveAccount | CommandFailure> {
   const { session, clock, deadline } = run;
   const account = await openLiveAccount({ session, key: options.key, fundMicro: options.fundMicro, clock, deadline });
   if (!account.ok) {
     run.stopListening();
-    io.err(
+    return accountRefused(
+      account.kind,
       account.kind === 'deadline' && deadline.interrupted
-        ? `${run.command}: interrupted before the account was ready: nothing was run, so no report was written\n`
-        : `${run.command}: ${account.message}\n`,
+        ? `${run.command}: interrupted before the account was ready: nothing was run, so no report was written`
+        : `${run.command}: ${account.message}`,
     );
-    return accountRefused(account.kind);
   }
   options.say(`account: ${account.value.note}\n`);
   return account.value;

@@ -181,10 +181,9 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const prepared = await outputs?.prepare();
   const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
   if (typeof prepared === 'string' || reach === null || !reach.ok) {
-    io.err(
-      `afp load: ${typeof prepared === 'string' ? prepared : `${shownUrl} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`,
-    );
-    return typeof prepared === 'string' ? invalidInput() : unsettled();
+    return typeof prepared === 'string'
+      ? invalidInput(`afp load: ${prepared}`)
+      : unsettled(`afp load: ${shownUrl} is not reachable: ${reach?.ok === false ? reach.message : ''}`);
   }
   const endpoint = urlEndpointName({ url, method });
   const durationMs = flags.durationMs ?? AUTOCANNON_LIMITS.durationMs.default;

@@ -60,7 +60,7 @@ export async function scenarioLoad(
     shard: flags.shard,
   });
   const outputs = await metricsOutputs(flags, io, scenario.name);
-  if (typeof outputs === 'string') return invalidInput();
+  if (outputs instanceof CommandFailure) return outputs;
   const runTag = Math.floor(io.clock.nowMs()).toString(36);
   const result =
     flags.workers > 1
@@ -128,18 +128,16 @@ function printPlan(io: LoadIo, plan: { header: string; notes: readonly (string |
     );
 }
 
-/** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; 'invalid' said on stderr. */
+/** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; invalid input saying why. */
 async function metricsOutputs(
   flags: LoadFlags,
   io: LoadIo,
   scenario: string,
-): Promise<MetricsOutputs | null | 'invalid'> {
+): Promise<MetricsOutputs | null | CommandFailure> {
   const outputs = runMetricsOutputs(flags.outputs, io.clock, { scenario, tags: flags.tags });
   if (outputs === null) return null;
   const problem = await outputs.prepare();
-  if (problem === null) return outputs;
-  io.err(`afp load: ${problem}\n`);
-  return 'invalid';
+  return problem === null ? outputs : invalidInput(`afp load: ${problem}`);
 }
 
 /** Writes load.json and the reports, prints the summary and the thresholds; the exit code. */

@@ -326,10 +326,10 @@ export function exitOf(
     io.out(`${refusedFailure(refused)}\n`);
     return thresholdFailed();
   }
-  if (interrupted) {
-    io.err('afp load: interrupted: the run was cut short, so it is not a pass (exit 4); its reports are written\n');
-    return unsettled();
-  }
+  if (interrupted)
+    return unsettled(
+      'afp load: interrupted: the run was cut short, so it is not a pass (exit 4); its reports are written',
+    );
   return PASSED;
 }
 

@@ -11,14 +11,14 @@ import { LivenessError } from '../replay/replay-run.ts';
 import type { Target } from '../live/target.ts';
 import { dueOffsetMs } from '../replay/pacing.ts';
 import type { ReplayFlags } from './replay-flags.ts';
-import { invalidInput, type Ending } from '../core/command-failure.ts';
+import { type CommandFailure, invalidInput } from '../core/command-failure.ts';
 import { abortableWait } from './replay-send.ts';
 
 const CLOCK_TIMEOUT_MS = 5_000;
 
 export type ClockDecision =
   | { readonly state: ClockSyncState; readonly mode: string | null }
-  | { readonly error: string; readonly exit: Ending };
+  | { readonly failure: CommandFailure };
 
 /** Whether and how the target's clock follows the record (see the file header). */
 export async function decideClock(
@@ -36,8 +36,9 @@ export async function decideClock(
   if (clock === null) {
     if (flags.sync === 'on')
       return {
-        error: `--sync-clock on, but ${api} has no clock to move (GET /_afp/clock); use afp serve --clock manual`,
-        exit: invalidInput(),
+        failure: invalidInput(
+          `afp replay: --sync-clock on, but ${api} has no clock to move (GET /_afp/clock); use afp serve --clock manual`,
+        ),
       };
     return {
       state: {
@@ -50,7 +51,7 @@ export async function decideClock(
   }
   if (clock.nowMs > firstAtMs) {
     const why = `the target's clock (${new Date(clock.nowMs).toISOString()}) is past the record's first exchange (${new Date(firstAtMs).toISOString()}); start a fresh afp serve --clock manual --start ${new Date(record.startMs).toISOString()}`;
-    if (flags.sync === 'on') return { error: why, exit: invalidInput() };
+    if (flags.sync === 'on') return { failure: invalidInput(`afp replay: ${why}`) };
     return { state: { synced: false, exact: false, note: `${why}: time-derived values are not compared` }, mode: null };
   }
   const exact = clock.mode === 'manual';

@@ -8,11 +8,11 @@ import { ERRORS_MAX, parseExchangeLine, parseRecordHeader, READ_LINE_CHARS_MAX }
 import { recordLines } from '../replay/record-lines.ts';
 import type { RecordHeader } from '../replay/record-format.ts';
 import { ReferenceIndex } from '../replay/replay-session.ts';
+import { type CommandFailure, invalidInput } from '../core/command-failure.ts';
 
-/** Where a validated record's text goes: its header to `out`, what is wrong with it to `err`. */
+/** Where a validated record's header goes (what is wrong with a record is its failure's message). */
 export interface RecordCheckIo {
   out(text: string): void;
-  err(text: string): void;
 }
 
 export interface CheckedRecord {
@@ -23,8 +23,11 @@ export interface CheckedRecord {
   readonly mounts: readonly string[];
 }
 
-/** First pass (the file is known readable): every line validated, provenance references collected. Prints the header first. */
-export async function validateRecord(file: string, io: RecordCheckIo): Promise<CheckedRecord | null> {
+/**
+ * First pass (the file is known readable): every line validated, provenance references collected.
+ * Prints the header first; a record that is not valid is invalid input saying what is wrong.
+ */
+export async function validateRecord(file: string, io: RecordCheckIo): Promise<CheckedRecord | CommandFailure> {
   const errors: string[] = [];
   let header: RecordHeader | null = null;
   const references = new ReferenceIndex();
@@ -48,10 +51,9 @@ export async function validateRecord(file: string, io: RecordCheckIo): Promise<C
     if (lineNumber === 1) {
       const parsed = parseRecordHeader(line);
       if (!parsed.ok) {
-        io.err(
-          `afp replay: ${file} is not a valid record:\n${parsed.errors.map((error) => `  ${error}`).join('\n')}\n`,
+        return invalidInput(
+          `afp replay: ${file} is not a valid record:\n${parsed.errors.map((error) => `  ${error}`).join('\n')}`,
         );
-        return null;
       }
       header = parsed.value;
       previousAtMs = header.start_ms;
@@ -79,8 +81,7 @@ export async function validateRecord(file: string, io: RecordCheckIo): Promise<C
   if (errors.length > 0 || header === null) {
     const shown = errors.slice(0, ERRORS_MAX).map((error) => `  ${error}`);
     if (errors.length > ERRORS_MAX) shown.push(`  … and ${errors.length - ERRORS_MAX} more`);
-    io.err(`afp replay: ${file} is not a valid record:\n${shown.join('\n')}\n`);
-    return null;
+    return invalidInput(`afp replay: ${file} is not a valid record:\n${shown.join('\n')}`);
   }
   return { header, references, firstAtMs, mounts: [...mounts].sort() };
 }

@@ -33,7 +33,7 @@ import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 import { reproduceReplayCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';
 import { adminDoorLines, type AdminDoorFilter } from '../replay/admin-doors.ts';
 import { exchangesToSend } from './replay-exchanges.ts';
-import { invalidInput, unresolvedTarget, unsettled, type Ending } from '../core/command-failure.ts';
+import { CommandFailure, invalidInput, unresolvedTarget, unsettled, type Ending } from '../core/command-failure.ts';
 import { validateRecord, type CheckedRecord } from './replay-record-check.ts';
 import { decideClock, dialectClock, pacedBeforeSend } from './replay-clock.ts';
 import { sendWithRetries } from './replay-send.ts';
@@ -48,7 +48,7 @@ export interface ReplayIo extends InterruptIo {
 /** Replays the record of `flags` (whose file replay.ts found readable); returns its ending (replay.ts's contract). */
 export async function replayRecord(flags: ReplayFlags, io: ReplayIo, record: RecordFields): Promise<Ending> {
   const checked = await validateRecord(flags.file, io);
-  if (checked === null) return invalidInput();
+  if (checked instanceof CommandFailure) return checked;
   record({
     seed: checked.header.seed,
     scenario: checked.header.scenario,
@@ -89,10 +89,7 @@ interface ReplayRun {
 /** The replay once the record is read: the target found, then the exchanges sent and the reports written. */
 async function replayTo(replay: ReplayRun, io: ReplayIo, record: RecordFields): Promise<Ending> {
   const path = await replayPath(replay.flags);
-  if (path.kind === 'failed') {
-    io.err(`afp replay: ${path.message}\n`);
-    return path.exit;
-  }
+  if (path.kind === 'failed') return path.exit;
   if (path.kind === 'dialect') return replayThroughTarget({ ...replay, target: path.target }, io, record);
   return replayVerbatim(replay, path.notServe, io, record);
 }
@@ -112,10 +109,7 @@ async function replayVerbatim(
     firstAtMs: checked.firstAtMs ?? checked.header.start_ms,
     startMs: checked.header.start_ms,
   });
-  if ('error' in clock) {
-    io.err(`afp replay: ${clock.error}\n`);
-    return clock.exit;
-  }
+  if ('failure' in clock) return clock.failure;
   announceClock(io, clock.state, checked.header.end_ms - (checked.firstAtMs ?? checked.header.end_ms), flags);
   const session = new ReplaySession({
     references: checked.references,
@@ -170,10 +164,7 @@ async function discoverMounts(
     return unsettled(`afp replay: ${error instanceof Error ? error.message : String(error)}`);
   }
   const unsent = unsentMounts(checked.mounts, urls, flags.target, notServe);
-  if (unsent !== null) {
-    io.err(unsent);
-    return invalidInput();
-  }
+  if (unsent !== null) return invalidInput(unsent);
   return { urls, api: urls.api as string };
 }
 
@@ -188,7 +179,7 @@ type ReplayPath =
   /** `notServe`: why the URL is no afp serve (it answered, but not /_afp/mounts), or null. */
   | { readonly kind: 'verbatim'; readonly notServe: string | null }
   | { readonly kind: 'dialect'; readonly target: Target }
-  | { readonly kind: 'failed'; readonly message: string; readonly exit: Ending };
+  | { readonly kind: 'failed'; readonly exit: Ending };
 
 /**
  * Which replay: a target file, or an afp serve URL announcing a dialect other than the documents'
@@ -203,8 +194,7 @@ async function replayPath(flags: ReplayFlags): Promise<ReplayPath> {
       ? { kind: 'verbatim', notServe: resolved.kind === 'invalid' ? resolved.message : null }
       : {
           kind: 'failed',
-          message: resolved.message,
-          exit: unresolvedTarget(resolved.kind),
+          exit: unresolvedTarget(resolved.kind, `afp replay: ${resolved.message}`),
         };
   const documents = Object.values(resolved.value.services).every((service) => service.dialect !== 'deployed');
   return url && documents ? { kind: 'verbatim', notServe: null } : { kind: 'dialect', target: resolved.value };
@@ -219,10 +209,7 @@ async function replayThroughTarget(
   const { flags, checked, target, stop } = replay;
   const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
   const clock = await dialectClock(target, flags, { firstAtMs, startMs: checked.header.start_ms });
-  if ('error' in clock) {
-    io.err(`afp replay: ${clock.error}\n`);
-    return clock.exit;
-  }
+  if ('failure' in clock) return clock.failure;
   announceClock(io, clock.state, checked.header.end_ms - firstAtMs, flags);
   const paced = pacedBeforeSend({
     flags,
@@ -273,7 +260,7 @@ function unsentMounts(
   const unsent = mounts.filter((mount) => urls[mount as keyof MountUrls] === undefined);
   if (unsent.length === 0) return null;
   const why = notServe === null ? '' : `\nafp replay: ${notServe}`;
-  return `afp replay: the record sends to ${unsent.length === 1 ? 'mount' : 'mounts'} ${unsent.join(', ')}, which ${target} does not announce${why}\n`;
+  return `afp replay: the record sends to ${unsent.length === 1 ? 'mount' : 'mounts'} ${unsent.join(', ')}, which ${target} does not announce${why}`;
 }
 
 function replayDeps(options: {

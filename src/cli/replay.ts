@@ -58,7 +58,8 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     record({ errors: flags.errors });
     return invalidInput(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}`);
   }
-  if (!(await recordReadable(flags.file, io))) return invalidInput();
+  const unreadable = await recordUnreadable(flags.file);
+  if (unreadable !== null) return invalidInput(unreadable);
   const disarm = armTargetBudget({
     command: 'replay',
     target: flags.target,
@@ -73,19 +74,14 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
   }
 }
 
-/** Whether the record file can be read and is a regular file (replay reads it twice); else says why. */
-async function recordReadable(file: string, io: ReplayIo): Promise<boolean> {
+/** Why the record file cannot be replayed (it cannot be read, or is no regular file: replay reads it twice), else null. */
+async function recordUnreadable(file: string): Promise<string | null> {
   try {
     await access(file);
   } catch {
-    io.err(`afp replay: cannot read record file '${file}'\n`);
-    return false;
+    return `afp replay: cannot read record file '${file}'`;
   }
-  if (!(await stat(file)).isFile()) {
-    io.err(
-      `afp replay: '${file}' is not a regular file: replay reads the record twice (a check, then the sends), so name the file afp run --record wrote\n`,
-    );
-    return false;
-  }
-  return true;
+  if (!(await stat(file)).isFile())
+    return `afp replay: '${file}' is not a regular file: replay reads the record twice (a check, then the sends), so name the file afp run --record wrote`;
+  return null;
 }

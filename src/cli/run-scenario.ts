@@ -165,7 +165,7 @@ async function simulate(
   } catch (error) {
     stopListening();
     progress.finish();
-    return runCrashed(error, { seed, reproduce, recordFile: flags.record, recorder }, io);
+    return runCrashed(error, { seed, reproduce, recordFile: flags.record, recorder });
   }
   stopListening();
   progress.finish();
@@ -229,20 +229,17 @@ function reportRun(
 async function runCrashed(
   error: unknown,
   run: { seed: string; reproduce: string; recordFile: string | undefined; recorder: Recorder | undefined },
-  io: RunIo,
 ): Promise<Ending> {
-  io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  io.err(`seed: ${run.seed}\nreproduce: ${run.reproduce}\n`);
+  const said = `afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nseed: ${run.seed}\nreproduce: ${run.reproduce}`;
   const { recordFile, recorder } = run;
-  if (recordFile === undefined || recorder === undefined) return crashed();
+  if (recordFile === undefined || recorder === undefined) return crashed(said);
   try {
     await recorder.finish(recordFile, { interrupted: true });
-    io.err(`afp run: the record of the run up to the crash (complete: false) is in ${recordFile}\n`);
+    return crashed(`${said}\nafp run: the record of the run up to the crash (complete: false) is in ${recordFile}`);
   } catch (recordError) {
     const reason = recordError instanceof Error ? recordError.message : String(recordError);
-    io.err(`afp run: the record could not be written (${reason}): ${recordFile} is as it was\n`);
+    return crashed(`${said}\nafp run: the record could not be written (${reason}): ${recordFile} is as it was`);
   }
-  return crashed();
 }
 
 function printOutcome(

@@ -120,24 +120,21 @@ async function serveCommand(argv: string[]): Promise<Ending> {
 async function onDamage(flags: ServeFlags, problem: string): Promise<Ending> {
   const file = flags.data as string;
   const survey = await surveyLog(file, problem.replace(`--data ${file}: `, ''));
-  process.stderr.write(
-    describeSurvey(survey)
-      .map((line) => `afp serve: ${line}\n`)
-      .join(''),
-  );
+  const described = describeSurvey(survey)
+    .map((line) => `afp serve: ${line}\n`)
+    .join('');
   if (survey.settings === null) {
     // A salvage keeps the intact prefix under the log's settings: without them nothing can be kept.
-    process.stderr.write(
-      `afp serve: refusing to start: without its settings no entry of ${file} can be replayed, and --salvage cannot help; restore ${file} from a copy, or use another --data file\n`,
+    return invalidInput(
+      `${described}afp serve: refusing to start: without its settings no entry of ${file} can be replayed, and --salvage cannot help; restore ${file} from a copy, or use another --data file`,
     );
-    return invalidInput();
   }
   if (flags.salvage !== true) {
-    process.stderr.write(
-      `afp serve: refusing to start on a damaged log; run again with --salvage to go on from the intact prefix (FILE is kept as ${file}.damaged)\n`,
+    return invalidInput(
+      `${described}afp serve: refusing to start on a damaged log; run again with --salvage to go on from the intact prefix (FILE is kept as ${file}.damaged)`,
     );
-    return invalidInput();
   }
+  process.stderr.write(described);
   const salvaged = await salvageLog(survey);
   if ('error' in salvaged) {
     return invalidInput(`afp serve: ${salvaged.error}`);
@@ -192,22 +189,15 @@ async function chooseSettings(
     flags.rules === undefined
       ? null
       : await (await import('./deployed-rules-file.ts')).loadDeployedRulesFile(flags.rules);
-  if (rules !== null && !rules.ok) {
-    process.stderr.write(`afp serve: invalid --rules file:\n${rules.message}\n`);
-    return invalidInput();
-  }
-  if ('error' in resolved) {
-    process.stderr.write(`afp serve: ${resolved.error}\n${USAGE}\n`);
-    return invalidInput();
-  }
+  if (rules !== null && !rules.ok) return invalidInput(`afp serve: invalid --rules file:\n${rules.message}`);
+  if ('error' in resolved) return invalidInput(`afp serve: ${resolved.error}\n${USAGE}`);
   const settings = rules === null ? resolved : withDeployedRules(resolved, rules.value);
   const differences = commandLog?.adopt(logSettingsOf(settings.options, Date.now())) ?? [];
   if (differences.length > 0) {
     const file = commandLog?.file ?? '';
-    process.stderr.write(
-      `afp serve: --data ${file} was written with other settings:\n${differences.map((line) => `  ${line}\n`).join('')}leave those flags out to serve the log's settings, or use another --data file\n`,
+    return invalidInput(
+      `afp serve: --data ${file} was written with other settings:\n${differences.map((line) => `  ${line}\n`).join('')}leave those flags out to serve the log's settings, or use another --data file`,
     );
-    return invalidInput();
   }
   return { settings, floatNoise: rules?.value.money.floatNoise === true };
 }
@@ -241,8 +231,7 @@ async function startServing(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (commandLog !== undefined && isDamage(message)) return { damage: message };
-    process.stderr.write(`afp serve: ${message}\n`);
-    return invalidInput();
+    return invalidInput(`afp serve: ${message}`);
   }
 }
 

@@ -39,16 +39,7 @@ import type { LoadedScenario } from './scenario-file.ts';
 
 import { wantsJson, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
-import {
-  checkFailed,
-  crashed,
-  type Ending,
-  invalidInput,
-  PASSED,
-  passed,
-  unlessUnfinished,
-  unsettled,
-} from '../core/command-failure.ts';
+import { checkFailed, crashed, type Ending, invalidInput, PASSED, passed, unsettled } from '../core/command-failure.ts';
 
 export interface SweepIo {
   out(text: string): void;
@@ -305,12 +296,11 @@ async function concludeSweep(
   const files = writeSweep(report, outDir);
   const verdict = sweepExit(report);
   io.out(sweepSummary(report, files));
-  // A sweep cut short is a limit (4, as `afp run` and `afp load` say), unless a seed that ran failed.
-  const exit = unlessUnfinished(verdict, interrupted);
-  if (interrupted)
-    io.err(
-      `afp sweep: interrupted: ${report.results.length} of ${sweep.seedsRun} seeds ran; the reports cover those${passed(verdict) ? ', so the sweep is not a pass (exit 4)' : ''}\n`,
-    );
+  // A sweep cut short is a limit (4, as `afp run` and `afp load` say), unless a seed that ran failed:
+  // then the interruption is only a note beside that verdict.
+  const cut = `afp sweep: interrupted: ${report.results.length} of ${sweep.seedsRun} seeds ran; the reports cover those${passed(verdict) ? ', so the sweep is not a pass (exit 4)' : ''}`;
+  const exit = interrupted && passed(verdict) ? unsettled(cut) : verdict;
+  if (interrupted && !passed(verdict)) io.err(`${cut}\n`);
   if (!input.shrink || interrupted) {
     record({ ...jsonFields(report, files), interrupted });
     return exit;

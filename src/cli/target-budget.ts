@@ -15,7 +15,7 @@ import type { ParsedArgs } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
 import { envelopeText, wantsJson } from './json-output.ts';
 import { unsettled } from '../core/command-failure.ts';
-import { exitProcessNow } from './process-exit.ts';
+import { exitCodeOf, exitProcessNow } from './process-exit.ts';
 
 /** The largest --max-seconds of a command that takes it here (a day). */
 export const BUDGET_SECONDS_LIMIT = 86_400;
@@ -73,11 +73,12 @@ export function armTargetBudget(options: {
   const timer = setTimeout(() => {
     const unfinished = SHARED_CONNECTIONS.unfinished();
     const calls = unfinished.length === 0 ? 'none under way' : unfinished.join(', ');
-    const line = `afp ${options.command}: the time budget of ${options.seconds} s against ${options.target} is spent (--max-seconds); calls that never finished: ${calls}\n`;
-    (options.write ?? ((text: string) => process.stderr.write(text)))(line);
-    const failure = unsettled();
+    const failure = unsettled(
+      `afp ${options.command}: the time budget of ${options.seconds} s against ${options.target} is spent (--max-seconds); calls that never finished: ${calls}`,
+    );
+    const code = exitCodeOf(failure, options.write ?? ((text: string) => process.stderr.write(text)));
     if (wantsJson(process.argv.slice(2)))
-      process.stdout.write(`${envelopeText(`afp ${options.command}`, { error: line.trim() }, failure.exitCode)}\n`);
+      process.stdout.write(`${envelopeText(`afp ${options.command}`, { error: failure.message.trim() }, code)}\n`);
     exitProcessNow(failure);
   }, options.seconds * 1_000);
   timer.unref();

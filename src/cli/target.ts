@@ -121,12 +121,11 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     const lines = answered.map((verdict) => `  ${verdict.url}: ${serverLine(verdict.server)}\n`);
     const url = answered[0]?.url ?? 'URL';
     record({ servers: answered.map((verdict) => ({ url: verdict.url, ...verdict.server })) });
-    io.err(
+    return invalidInput(
       `afp target probe: no service of the platform recognized at what answered:\n${lines.join('')}` +
         `To load it as a plain HTTP endpoint, no target file needed: afp load ${url}/ --rate 100/s --duration 10s\n` +
-        'For a deployment of the platform that the probe does not recognize, write a target file by hand (see targets/deployed.yaml)\n',
+        'For a deployment of the platform that the probe does not recognize, write a target file by hand (see targets/deployed.yaml)',
     );
-    return invalidInput();
   }
   const text = renderTargetText(outcome.file, {
     urls: flags.urls,

@@ -10,7 +10,10 @@
  */
 import { EXIT, type ExitCode } from './exit-codes.ts';
 
-/** A command's failure: its exit code, the message to print (empty: it was printed where it arose) and a hint. */
+/**
+ * A command's failure: its exit code, the message to print and a hint. Empty only where the verdict
+ * is the report the command printed on stdout (test/tooling/exit-codes.test.ts names each case).
+ */
 export class CommandFailure extends Error {
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
@@ -20,6 +23,14 @@ export class CommandFailure extends Error {
     this.exitCode = exitCode;
     this.hint = hint;
   }
+}
+
+/**
+ * The message of text written as it would be printed (lines ending in newlines): its one last newline
+ * dropped, since the top adds it back (process-exit.ts), so the bytes on stderr stay the same.
+ */
+export function printedMessage(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /** A command that ended with every check held. */

@@ -9,6 +9,7 @@ import { afterAll, expect, test } from 'vitest';
 import { runLoadedScenario } from '../../src/cli/run-scenario.ts';
 import { readScenarioFile } from '../../src/cli/scenario-file.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
+import { exitCodeOf } from '../../src/cli/process-exit.ts';
 import type { AnyAgentDefinition } from '../../src/agent/agent.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-run-crash-'));
@@ -44,7 +45,8 @@ test('a run that crashes writes its record so far, complete: false, with the cou
     swarm: false,
     quiet: true,
   };
-  const { exitCode: code } = await runLoadedScenario(flags, { ...loaded, agents }, '7', io, () => {});
+  // The crash and where its record went are the failure's message, printed by the top as the command ends.
+  const code = exitCodeOf(await runLoadedScenario(flags, { ...loaded, agents }, '7', io, () => {}), io.err);
   expect(code).toBe(EXIT.crash);
   expect(err.join('')).toContain('an archetype bug');
   expect(err.join('')).toContain(`afp run: the record of the run up to the crash (complete: false) is in ${file}`);

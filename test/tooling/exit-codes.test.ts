@@ -4,6 +4,9 @@
 // fails on any other file that names a code from the table (`EXIT.`) or ends the process itself
 // (`process.exit`, `process.exitCode`), so the code of a cause ("an unanswered probe exits 4")
 // cannot be picked again, command by command. The scan is shown to bite on planted lines.
+// A failure also carries its own message (and hint), so that one place prints it: a second scan
+// fails on a failure built with nothing to say in src/cli (its message printed where it arose
+// instead), but for the cases named below, each with the reason it has nothing to add.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -12,6 +15,34 @@ const CLI = 'src/cli';
 /** The one place that maps an ending to the process's exit. */
 const MAPPING_PLACE = 'src/cli/process-exit.ts';
 const PICKING = /\bEXIT\.|\bprocess\.exit(Code)?\b/g;
+/**
+ * A failure built with an empty message: a maker called with nothing (not to read the code of a
+ * cause, `crashed().exitCode`), a target or account maker or a CommandFailure given only its kind or
+ * code, or any of them given an empty text.
+ */
+const SILENT =
+  /\b(?:invalidInput|checkFailed|unsettled|thresholdFailed|crashed)\(\)(?!\.exitCode)|\b(?:unresolvedTarget|accountRefused|new CommandFailure)\([^,()]*\)|\b(?:invalidInput|checkFailed|unsettled|thresholdFailed|crashed|unresolvedTarget|accountRefused|new CommandFailure)\((?:[^,()]*,\s*)?(?:''|""|``)/g;
+
+const VERDICT_ON_STDOUT = 'the verdict is the report the command prints on stdout; the failure adds no line to stderr';
+/** The failures in src/cli with nothing to say, as `file: line`, each with why. */
+const SILENT_ALLOWED: Readonly<Record<string, string>> = {
+  'src/cli/audit-house-edge.ts: return check.failed ? checkFailed() : PASSED;':
+    "the model check's lines are the report, printed whether it holds or not (on stdout for a table)",
+  'src/cli/load-merge.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds)`,
+  'src/cli/load-view.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds, or mostly refused)`,
+  'src/cli/replay-conclusion.ts: if (report.stop !== null) return unsettled();': `${VERDICT_ON_STDOUT} (the summary says where it stopped)`,
+  'src/cli/replay-conclusion.ts: return checkFailed();': `${VERDICT_ON_STDOUT} (the differences and the reproduce line)`,
+  'src/cli/replay-dialect.ts: return unsettled();': `${VERDICT_ON_STDOUT} (STOPPED at seq N and the reproduce line)`,
+  'src/cli/run-scenario.ts: return checkFailed();': `${VERDICT_ON_STDOUT} (invariant failed, seed and reproduce)`,
+  'src/cli/run-scenario.ts: return unsettled();': `${VERDICT_ON_STDOUT} (limit reached, seed and reproduce)`,
+  'src/cli/serve.ts: return crashed();':
+    'a failed --data commit is said before the close, which may wait for requests under way: the operator sees why serving stops while it stops',
+  'src/cli/shrink.ts: return unsettled();': `${VERDICT_ON_STDOUT} (limit reached: nothing shrunk)`,
+  "src/cli/shrink.ts: return result.failed === 'liveness' ? unsettled() : checkFailed();": `${VERDICT_ON_STDOUT} (the shrunk run and its files)`,
+  'src/cli/sweep-run.ts: if (counts.crashed > 0) return crashed();': `${VERDICT_ON_STDOUT} (the sweep's summary counts each row)`,
+  'src/cli/sweep-run.ts: if (counts.invariantFailed > 0) return checkFailed();': `${VERDICT_ON_STDOUT} (the sweep's summary counts each row)`,
+  'src/cli/sweep-run.ts: if (counts.limitReached > 0) return unsettled();': `${VERDICT_ON_STDOUT} (the sweep's summary counts each row)`,
+};
 
 /** The lines of `text` that pick an exit code or end the process, as `line: text`. */
 function pickingLines(text: string): string[] {
@@ -19,6 +50,15 @@ function pickingLines(text: string): string[] {
     .split('\n')
     .map((line, index) => ({ line, number: index + 1 }))
     .filter(({ line }) => line.match(PICKING) !== null)
+    .map(({ line, number }) => `${number}: ${line.trim()}`);
+}
+
+/** The lines of `text` that build a failure with nothing to say, as `line: text`. */
+function silentLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line, index) => ({ line, number: index + 1 }))
+    .filter(({ line }) => line.match(SILENT) !== null)
     .map(({ line, number }) => `${number}: ${line.trim()}`);
 }
 
@@ -53,5 +93,43 @@ describe('exit codes are decided in one place', () => {
     expect(pickingLines('  return unsettled(`afp load: ${message}`);')).toEqual([]);
     expect(pickingLines('  return findingsEnding(findings, failOn).exitCode;')).toEqual([]);
     expect(pickingLines("const exits: readonly ExitName[] = ['crash', 'invalidInput'];")).toEqual([]);
+  });
+});
+
+describe('a failure carries its own message', () => {
+  /** Each silent failure of src/cli, as `file: line` (without its line number, so the allowed list keeps across edits). */
+  function silentFailures(): string[] {
+    return sourceFiles(CLI).flatMap((file) =>
+      silentLines(readFileSync(file, 'utf8')).map((line) => `${file}: ${line.replace(/^\d+: /, '')}`),
+    );
+  }
+
+  test('no failure in src/cli is built with an empty message, but the named cases', () => {
+    const offenders = silentFailures().filter((line) => SILENT_ALLOWED[line] === undefined);
+    expect(offenders).toEqual([]);
+  });
+
+  test('each named case is still there: the list names no failure that has since got its message', () => {
+    const found = new Set(silentFailures());
+    expect(Object.keys(SILENT_ALLOWED).filter((line) => !found.has(line))).toEqual([]);
+  });
+
+  test('the scan bites on each way of building a silent failure, and passes failures that say why', () => {
+    expect(silentLines('x\n    return invalidInput();')).toEqual(['2: return invalidInput();']);
+    expect(silentLines('  return notServe === null ? unsettled() : invalidInput();')).toHaveLength(1);
+    expect(silentLines('    return accountRefused(account.kind);')).toHaveLength(1);
+    expect(silentLines('  exit: unresolvedTarget(resolved.kind),')).toHaveLength(1);
+    expect(silentLines('  return new CommandFailure(EXIT.crash);')).toHaveLength(1);
+    expect(silentLines("  return invalidInput('');")).toHaveLength(1);
+    expect(silentLines("  return unresolvedTarget(kind, '');")).toHaveLength(1);
+    expect(silentLines('  return thresholdFailed(``);')).toHaveLength(1);
+    expect(silentLines('  return unsettled(`afp load: ${message}`);')).toEqual([]);
+    expect(silentLines('  return unresolvedTarget(resolved.kind, `afp load: ${resolved.message}`);')).toEqual([]);
+    expect(silentLines('    return invalidInput(')).toEqual([]);
+    expect(silentLines("  return accountRefused(account.kind, 'the faucet said no');")).toEqual([]);
+    expect(silentLines('    io.out(`${jsonText(envelope(command, fields, crashed().exitCode))}\\n`);')).toEqual([]);
+    expect(
+      silentLines('  const failure = new CommandFailure(failure.exitCode, `${command}: ${failure.message}`);'),
+    ).toEqual([]);
   });
 });
