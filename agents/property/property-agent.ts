@@ -28,21 +28,20 @@ import {
   type CheckCapabilities,
   type CheckModel,
   type RunNames,
-} from '../../src/check/check-model.ts';
-import { ModelCommand, type CheckSystem } from '../../src/check/model-command.ts';
-import { CheckMismatch } from '../../src/check/check-mismatch.ts';
-import { LOOSE_TIME_TOLERANCE_MS } from '../../src/check/check-target.ts';
-import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
-import { advanceModel } from '../../src/check/model-time.ts';
-import { defineAgent, type AgentContext, type StepResult } from '../../src/agent/agent.ts';
-import { memoryOf } from '../../src/agent/agent-kit.ts';
-import {
+  ModelCommand,
+  type CheckSystem,
+  CheckMismatch,
+  LOOSE_TIME_TOLERANCE_MS,
+  registerCommand,
+  advanceModel,
   actionCommand,
   agentActions,
   propertyParams,
   servicesOf,
   type PropertyParams,
-} from '../../src/check/property-actions.ts';
+} from '../../src/check.ts';
+import { defineAgent, type AgentContext, type StepResult } from '../../src/agent/agent.ts';
+import { memoryOf } from '../../src/agent/agent-kit.ts';
 
 type Context = AgentContext<PropertyParams>;
 

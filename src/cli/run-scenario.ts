@@ -9,7 +9,7 @@ import { againTo, hostTurn, onFirstInterrupt, type InterruptSignal } from './pro
 import type { LoadedScenario } from './scenario-file.ts';
 import { basename, dirname, resolve } from 'node:path';
 import { reproduceCommand } from '../sweep/reproduce-command.ts';
-import { runSimulation, type SimulationResult } from '../sim/runner.ts';
+import { runSimulation, type SimulationResult } from '../sim.ts';
 import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { REPORT_FILES, SUMMARY_FILE, writeReports } from '../report/write-reports.ts';
@@ -76,7 +76,7 @@ export async function runScenario(
 ): Promise<Ending> {
   // --swarm and --record load their code only when asked (a plain run's start pays for neither).
   const swarm = flags.swarm
-    ? (await import('../sim/swarm.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
+    ? (await import('../sim.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
     : null;
   const scenario = swarm?.scenario ?? loaded.scenario;
   for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);

@@ -26,7 +26,7 @@
  */
 import { readBoundedFile } from '../core/text-file.ts';
 import type { LoadSection } from '../scenario/load-schema.ts';
-import type { UrlRequest } from '../load/url-source.ts';
+import type { UrlRequest } from '../load.ts';
 import { urlEndpointName, urlMethodOf } from '../load/url-method.ts';
 import { checksOfFlags } from '../load/url-check-spec.ts';
 import { UNIT_MS } from '../scenario/duration-text.ts';
@@ -159,7 +159,7 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   const judged =
     Object.keys(thresholds).length === 0
       ? ({ ok: true } as const)
-      : (await import('../load/thresholds.ts')).parseThresholds(thresholds);
+      : (await import('../load.ts')).parseThresholds(thresholds);
   if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   if (errors.length > 0 || requests === null) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };

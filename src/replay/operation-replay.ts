@@ -39,12 +39,18 @@ import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { rowOf } from '../live/dialects/dialect.ts';
-import type { FindingsCollector } from '../live/finding.ts';
-import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
+import {
+  rowOf,
+  type FindingsCollector,
+  type CallOutcome,
+  type LiveSession,
+  type SentRequest,
+  type OperationInput,
+  type OperationName,
+  type OperationResult,
+  type ReadOutcome,
+} from '../live.ts';
 import { formatDecimal } from '../core/money.ts';
-import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
 import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
