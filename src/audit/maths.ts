@@ -1,30 +1,9 @@
-// FACE HEADER
+// The lower door of the audit wing: its pure maths, on the audit-maths layer (below report, sim and
+// live, which use it). Why a face of its own: src/audit.ts sits above live, so the lower layers
+// could not import it; this file is the one door they (and everything else) use for these names
+// (.dependency-cruiser.cjs FACES, rule face-audit). Light doors (LIGHT_DOORS): fairness/scheme.ts.
 
-// GROUP edge
-export {
-  defectGameSource,
-  defectShortName,
-  EDGE_DEFECTS,
-  type EdgeDefect,
-  isEdgeDefect,
-  NON_EDGE_DEFECTS,
-} from './edge/defective-games.ts';
-export {
-  loadGameSource,
-  MAX_WORKERS,
-  type ParallelEdgeSimulationOptions,
-  REGISTRY_SOURCE,
-  selectGames,
-  simulateHouseEdgeInWorkers,
-} from './edge/edge-simulation-workers.ts';
-export {
-  type EdgeRow,
-  type EdgeSimulation,
-  type EdgeSimulationOptions,
-  MAX_BETS_PER_GAME,
-  minimumBetsPerGame,
-  simulateHouseEdge,
-} from './edge/edge-simulation.ts';
+// House-edge statistics: intervals, the theory, the judgement
 export {
   allowedMisses,
   edgeInterval,
@@ -37,7 +16,33 @@ export {
   type TallyData,
 } from './edge/edge-statistics.ts';
 
-// GROUP fairness
+// House-edge simulation, in this thread or in workers, with the defective games
+export {
+  type EdgeRow,
+  type EdgeSimulation,
+  type EdgeSimulationOptions,
+  MAX_BETS_PER_GAME,
+  minimumBetsPerGame,
+  simulateHouseEdge,
+} from './edge/edge-simulation.ts';
+export {
+  loadGameSource,
+  MAX_WORKERS,
+  type ParallelEdgeSimulationOptions,
+  REGISTRY_SOURCE,
+  selectGames,
+  simulateHouseEdgeInWorkers,
+} from './edge/edge-simulation-workers.ts';
+export {
+  defectGameSource,
+  defectShortName,
+  EDGE_DEFECTS,
+  type EdgeDefect,
+  isEdgeDefect,
+  NON_EDGE_DEFECTS,
+} from './edge/defective-games.ts';
+
+// Fairness schemes and wire-bet verification
 export { schemeByName } from './fairness/schemes.ts';
-export { verifyWireBet } from './fairness/verify-wire-bet.ts';
 export { parseAuditTrail } from './fairness/wire-bet.ts';
+export { verifyWireBet } from './fairness/verify-wire-bet.ts';
