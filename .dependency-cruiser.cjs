@@ -19,7 +19,7 @@ const LAYERS = [
   ['http', '^src/http/'],
   ['server', '^src/server/'],
   ['client', '^src/client/'],
-  ['audit-maths', '^src/audit/((edge|fairness)/|maths[.]ts$)'],
+  ['audit-maths', '^src/audit/(maths[.]ts$|(edge|fairness)/)'],
   ['report', '^src/report/'],
   ['scenario', '^src/scenario/'],
   ['agent', '^src/agent/'],
