@@ -5,9 +5,8 @@
 
 // Running a check against the in-process platform
 export { type CheckFailure, type CheckResult, failureEnding, runCheck } from './check/run-check.ts';
-export { LOOSE_TIME_TOLERANCE_MS, runNames } from './check/check-target.ts';
+export { runNames } from './check/check-target.ts';
 export { type CheckStop } from './check/replay-path.ts';
-export { CheckMismatch } from './check/check-mismatch.ts';
 export { CheckUnavailable } from './check/check-unavailable.ts';
 
 // Running a check against a live target, through its dialect
@@ -19,16 +18,7 @@ export {
 } from './check/dialect/run-dialect-check.ts';
 export { type AccountService, openServiceAccount, sharedAccounts } from './check/dialect/service-accounts.ts';
 
-// The model and its commands (for the property archetype and the replay)
-export {
-  type CheckCapabilities,
-  type CheckModel,
-  createModel,
-  modelFaults,
-  type RunNames,
-} from './check/check-model.ts';
-export { type CheckSystem, ModelCommand } from './check/model-command.ts';
-export { advanceModel } from './check/model-time.ts';
+// The property check's actions, for the shrinker
 export {
   actionCommand,
   agentActions,
@@ -38,4 +28,3 @@ export {
   servicesOf,
   shrinkableListArbitrary,
 } from './check/property-actions.ts';
-export { registerCommand } from './check/faucet/command-faucet.ts';

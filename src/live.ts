@@ -15,7 +15,6 @@ export {
   announcedMounts,
   deployedDialectRefusal,
   discoverTarget,
-  mountField,
   readMounts,
   servedDialects,
 } from './live/afp-mounts.ts';

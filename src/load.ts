@@ -11,9 +11,7 @@ export { arrivalSchedule } from './load/executors-arrival.ts';
 // A scenario run, in this thread or in workers
 export { checkAgentCount, loadMounts, type LoadRunResult, runLoad } from './load/load-run.ts';
 export { runLoadInWorkers, workerShard } from './load/load-workers.ts';
-export { rulesCheckName } from './load/load-run-pool.ts';
 export { type LiveView, LiveWindow } from './load/load-run-view.ts';
-export { LiveTurn } from './load/live-turn.ts';
 export { LoadStop } from './load/generator.ts';
 export { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from './load/load-run-file.ts';
 export { mergeLoadFiles } from './load/merge-files.ts';

@@ -13,7 +13,8 @@
  * Limits: rotate_after ≤ 1,000 (a seed's nonces), so the casino never rotates first.
  */
 import { z } from 'zod';
-import { parseAuditTrail, verifyWireBet } from '../../src/audit/maths.ts';
+import { parseAuditTrail } from '../../src/audit/fairness/wire-bet.ts';
+import { verifyWireBet } from '../../src/audit/fairness/verify-wire-bet.ts';
 import { defineAgent, type AgentContext } from '../../src/agent/agent.ts';
 import {
   expectedRefusal,

@@ -28,20 +28,21 @@ import {
   type CheckCapabilities,
   type CheckModel,
   type RunNames,
-  ModelCommand,
-  type CheckSystem,
-  CheckMismatch,
-  LOOSE_TIME_TOLERANCE_MS,
-  registerCommand,
-  advanceModel,
+} from '../../src/check/check-model.ts';
+import { ModelCommand, type CheckSystem } from '../../src/check/model-command.ts';
+import { CheckMismatch } from '../../src/check/check-mismatch.ts';
+import { LOOSE_TIME_TOLERANCE_MS } from '../../src/check/check-target.ts';
+import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
+import { advanceModel } from '../../src/check/model-time.ts';
+import { defineAgent, type AgentContext, type StepResult } from '../../src/agent/agent.ts';
+import { memoryOf } from '../../src/agent/agent-kit.ts';
+import {
   actionCommand,
   agentActions,
   propertyParams,
   servicesOf,
   type PropertyParams,
-} from '../../src/check.ts';
-import { defineAgent, type AgentContext, type StepResult } from '../../src/agent/agent.ts';
-import { memoryOf } from '../../src/agent/agent-kit.ts';
+} from '../../src/check/property-actions.ts';
 
 type Context = AgentContext<PropertyParams>;
 

@@ -44,5 +44,3 @@ export {
 
 // Fairness schemes and wire-bet verification
 export { schemeByName } from './fairness/schemes.ts';
-export { parseAuditTrail } from './fairness/wire-bet.ts';
-export { verifyWireBet } from './fairness/verify-wire-bet.ts';

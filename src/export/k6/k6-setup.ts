@@ -17,7 +17,7 @@
 import type { MountUrls } from '../../client/transport.ts';
 import type { K6SetupData } from './k6-agent-run.ts';
 import { missingMounts, type K6Http } from './k6-transport.ts';
-import { deployedDialectRefusal, mountField, servedDialects } from '../../live.ts';
+import { deployedDialectRefusal, mountField, servedDialects } from '../../live/afp-mounts.ts';
 import { ADMIN_TOKEN_ENV, adminHeaders } from '../../http/admin-token.ts';
 
 export interface K6SetupApi {
