@@ -39,17 +39,9 @@ import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
-import {
-  rowOf,
-  type FindingsCollector,
-  type CallOutcome,
-  type LiveSession,
-  type SentRequest,
-  type OperationInput,
-  type OperationName,
-  type OperationResult,
-  type ReadOutcome,
-} from '../live.ts';
+import { rowOf } from '../live.ts';
+import type { FindingsCollector, CallOutcome, LiveSession, SentRequest, OperationInput } from '../live.ts';
+import type { OperationName, OperationResult, ReadOutcome } from '../live.ts';
 import { formatDecimal } from '../core/money.ts';
 import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';

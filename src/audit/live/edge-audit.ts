@@ -31,25 +31,10 @@
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
 import { createHash } from 'node:crypto';
-import {
-  statedKellyLimitMicro,
-  type FindingsCollector,
-  type CallOutcome,
-  type LiveSession,
-  type SentRequest,
-  isRefusal,
-  type BetInput,
-  type LiveBet,
-  type Refusal,
-  minimumBetFinding,
-  statedCommittedMicro,
-  statedMinimumMicro,
-  betCredit,
-  endpointOf,
-  withEvidence,
-  type FindingSink,
-  type RequestEvidence,
-} from '../../live.ts';
+import { statedKellyLimitMicro, isRefusal, minimumBetFinding, statedCommittedMicro } from '../../live.ts';
+import { statedMinimumMicro, betCredit, endpointOf, withEvidence } from '../../live.ts';
+import type { FindingsCollector, CallOutcome, LiveSession, SentRequest, BetInput, LiveBet } from '../../live.ts';
+import type { Refusal, FindingSink, RequestEvidence } from '../../live.ts';
 import {
   formatAmount,
   fromMicro,

@@ -13,29 +13,10 @@ import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import {
-  betCredit,
-  type FindingInput,
-  findingOf,
-  judge,
-  type RuleName,
-  type CallOutcome,
-  type SentRequest,
-  isRefusal,
-  type BetInput,
-  type LiveBet,
-  type OperationInput,
-  type OperationName,
-  type OperationResult,
-  type Refusal,
-  statedBatchMaximum,
-  kellyNamed,
-  statedKellyLimitMicro,
-  documentsMinimumMicro,
-  minimumBetFinding,
-  minimumRefusal,
-  type Target,
-} from '../../live.ts';
+import { betCredit, findingOf, judge, isRefusal, statedBatchMaximum, kellyNamed } from '../../live.ts';
+import { statedKellyLimitMicro, documentsMinimumMicro, minimumBetFinding, minimumRefusal } from '../../live.ts';
+import type { FindingInput, RuleName, CallOutcome, SentRequest, BetInput, LiveBet } from '../../live.ts';
+import type { OperationInput, OperationName, OperationResult, Refusal, Target } from '../../live.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
