@@ -187,9 +187,20 @@ function exactly(path) {
   return `^${path.replaceAll('.', '[.]')}$`;
 }
 
-/** One rule per face: from outside the folder (its face aside), nothing imports the folder's internals. */
+/**
+ * Two rules per face: from outside the folder (its face aside), nothing imports the folder's
+ * internals; from inside it, nothing imports its face (the face imports the folder: a cycle, and a
+ * detour for a reader).
+ */
 function faceRules() {
-  return FACES.map(([name, folder, doors]) => ({
+  const inside = FACES.map(([name, folder, doors]) => ({
+    name: `face-${name}-inside`,
+    comment: `files of ${folder} import each other directly, never through ${doors.join(' or ')} (.dependency-cruiser.cjs FACES)`,
+    severity: 'error',
+    from: { path: `^${folder}`, pathNot: doors.map(exactly) },
+    to: { path: doors.map(exactly) },
+  }));
+  const outside = FACES.map(([name, folder, doors]) => ({
     name: `face-${name}`,
     comment: `import ${folder} from outside it only through ${doors.join(' or ')} (or a light door) (.dependency-cruiser.cjs FACES, LIGHT_DOORS, K6_BUNDLED)`,
     severity: 'error',
@@ -199,6 +210,7 @@ function faceRules() {
       pathNot: [...doors, ...LIGHT_DOORS.filter((door) => door.startsWith(folder))].map(exactly),
     },
   }));
+  return [...outside, ...inside];
 }
 
 /** @type {import('dependency-cruiser').IConfiguration} */

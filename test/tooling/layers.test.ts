@@ -6,7 +6,8 @@
 // The bans on top of the order each fail on a planted import too: the harnesses sim, load and
 // export importing each other (export -> load aside), and an archetype of agents/ importing above
 // the agent floor (the property archetype's import of check aside). And each folder face: an import
-// from outside a faced folder into its internals fails, the same import through its face passes.
+// from outside a faced folder into its internals fails, the same import through its face passes,
+// and a file inside the folder importing its own face fails.
 // And the config's layers are docs/layout.md's list, in the same order.
 // Why in-process: dependency-cruiser's own API (the config read as the CLI reads it, the `err`
 // reporter the CLI prints, its exit code) cruises each small tree in milliseconds, where a child
@@ -230,6 +231,19 @@ describe('the folder faces (issue 72 part 3)', () => {
     );
     expect(through.output).toContain('no dependency violations found');
     expect(through.status).toBe(0);
+  });
+
+  test.each([
+    ['live', 'src/live/report/findings-json.ts', 'src/live.ts'],
+    ['sim', 'src/sim/swarm.ts', 'src/sim.ts'],
+    ['check', 'src/check/run-check.ts', 'src/check.ts'],
+    ['load', 'src/load/load-run.ts', 'src/load.ts'],
+    ['audit', 'src/audit/probes/money-probes.ts', 'src/audit.ts'],
+    ['audit', 'src/audit/live/edge-audit.ts', 'src/audit/maths.ts'],
+  ])('face-%s-inside fails on %s importing its own face %s', async (name, from, face) => {
+    const run = await cruise(planted(from, face));
+    expect(run.output).toContain(`face-${name}-inside: ${from} → ${face}`);
+    expect(run.status).not.toBe(0);
   });
 
   test('files inside a folder import each other directly, and a light door is open to all', async () => {
