@@ -208,6 +208,9 @@ function faceRules() {
     to: {
       path: `^${folder}`,
       pathNot: [...doors, ...LIGHT_DOORS.filter((door) => door.startsWith(folder))].map(exactly),
+      // An import() loads the one module it names, later, and no more: that is its point (a command's
+      // work loads once its flags pass), so it may name an internal file; a face would load the folder.
+      dependencyTypesNot: ['dynamic-import'],
     },
   }));
   return [...outside, ...inside];

@@ -22,7 +22,6 @@ export { announcedText } from './live/announced-limit.ts';
 export { type Dialect, rowOf } from './live/dialects/dialect.ts';
 export { dialectByName } from './live/dialects/index.ts';
 export { dnsEntryKey } from './live/dialects/dns-entries.ts';
-export { KEYS_ENV, probeTarget } from './live/probe/probe-target.ts';
 
 // Sessions and accounts on the target, and the clock its windows run on
 export { type CallOptions, type CallOutcome, LiveSession } from './live/live-session.ts';

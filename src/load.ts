@@ -17,7 +17,6 @@ export { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from './load/load-ru
 export { mergeLoadFiles } from './load/merge-files.ts';
 
 // A URL run, and autocannon
-export { runUrlLoad } from './load/url-load.ts';
 export { reachable } from './load/url-reach.ts';
 export { type UrlRequest } from './load/url-source.ts';
 export { checkName, type UrlCheck } from './load/url-checks.ts';

@@ -72,7 +72,7 @@ async function checkThroughDialectRuns(
     const [{ checkThroughDialect }, { Deadline }, { waitClockOf }] = await Promise.all([
       import('./check-dialect.ts'),
       import('../live/deadline.ts'),
-      import('../live.ts'),
+      import('../live/remote-serve-clock.ts'),
     ]);
     // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.
     const clock = await waitClockOf(dialectTarget, SYSTEM_LIVE_CLOCK);

@@ -42,11 +42,11 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const { args, run, outs, plan, thresholds } = planned;
   const [{ runMetricsOutputs }, { reachable }, { runUrlLoad }, { concludeRun, runWithView }, { describePlan }] =
     await Promise.all([
-      import('../load.ts'),
-      import('../load.ts'),
-      import('../load.ts'),
+      import('../load/metrics/metrics-outputs.ts'),
+      import('../load/url-reach.ts'),
+      import('../load/url-load.ts'),
       import('./load-view.ts'),
-      import('../load.ts'),
+      import('../load/executors.ts'),
     ]);
   const outputs = runMetricsOutputs(outs.outputs, io.clock, { tags: outs.tags });
   const prepared = await outputs?.prepare();
@@ -112,11 +112,11 @@ async function planUrlLoad(
     return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);
   }
   // The planner, the thresholds' parser and the run's code load only for flags that make a run.
-  const { resolveLoadPlan } = await import('../load.ts');
+  const { resolveLoadPlan } = await import('../load/executors.ts');
   const planned = resolveLoadPlan({ load: run.section, scenarioDurationMs: run.durationMs });
   if (!planned.ok) errors.push(...planned.errors);
   // Checked by parseUrlRun (its errors are above); parsed again here for the run.
-  const thresholds = (await import('../load.ts')).parseThresholds(run.section.thresholds);
+  const thresholds = (await import('../load/thresholds.ts')).parseThresholds(run.section.thresholds);
   if (errors.length > 0 || !planned.ok || !thresholds.ok) {
     record({ errors });
     return invalidInput(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}`);

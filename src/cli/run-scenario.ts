@@ -76,7 +76,7 @@ export async function runScenario(
 ): Promise<Ending> {
   // --swarm and --record load their code only when asked (a plain run's start pays for neither).
   const swarm = flags.swarm
-    ? (await import('../sim.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
+    ? (await import('../sim/swarm.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
     : null;
   const scenario = swarm?.scenario ?? loaded.scenario;
   for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);

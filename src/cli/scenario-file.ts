@@ -33,7 +33,7 @@ export async function readScenarioFile(file: string): Promise<ScenarioFile> {
   const text = read.text;
   const [{ parseThresholds }, { ARCHETYPE_NAMES }, { scenarioArchetypes }, { formatScenarioErrors, parseScenario }] =
     await Promise.all([
-      import('../load.ts'),
+      import('../load/thresholds.ts'),
       import('../../agents/archetype-loaders.ts'),
       import('../../agents/scenario-archetypes.ts'),
       import('../scenario/scenario.ts'),

@@ -91,8 +91,8 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
   }
   // The probe (the dialects, the classifier) and the target-file parser load once the flags pass.
   const [{ KEYS_ENV, probeTarget }, { parseTargetFile }] = await Promise.all([
-    import('../live.ts'),
-    import('../live.ts'),
+    import('../live/probe/probe-target.ts'),
+    import('../live/target-file.ts'),
   ]);
   io.err(`${budgetLine(flags.budgetSeconds)}\n`);
   armTargetBudget({

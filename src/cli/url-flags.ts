@@ -159,7 +159,7 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   const judged =
     Object.keys(thresholds).length === 0
       ? ({ ok: true } as const)
-      : (await import('../load.ts')).parseThresholds(thresholds);
+      : (await import('../load/thresholds.ts')).parseThresholds(thresholds);
   if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   if (errors.length > 0 || requests === null) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };

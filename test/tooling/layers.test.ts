@@ -246,6 +246,18 @@ describe('the folder faces (issue 72 part 3)', () => {
     expect(run.status).not.toBe(0);
   });
 
+  test("an import() may name a folder's internal file (it loads that module alone, later)", async () => {
+    const run = await cruise(
+      tree({
+        'src/load/thresholds.ts': 'export const parseThresholds = (): number => 1;\n',
+        'src/cli/scenario-file.ts':
+          "export async function thresholds(): Promise<number> {\n  return (await import('../load/thresholds.ts')).parseThresholds();\n}\n",
+      }),
+    );
+    expect(run.output).toContain('no dependency violations found');
+    expect(run.status).toBe(0);
+  });
+
   test('files inside a folder import each other directly, and a light door is open to all', async () => {
     const run = await cruise(
       tree({
