@@ -4,9 +4,9 @@
 // face-live); a reader finds the public part here, by concern. A few small files are imported
 // directly as light doors, so a command's first step stays cheap (LIGHT_DOORS): report/afp-version.ts,
 // report/fail-on.ts, deadline.ts, resolve-target.ts and probe/{plain-server,probe-input,probe-report,
-// probe-url,target-text}.ts.
+// probe-url,target-text}.ts. A command's import() names the module it loads (probe/probe-target.ts).
 
-// The target: its file, what /_afp/mounts says, its dialects, the probe
+// The target: its file, what /_afp/mounts says, its dialects
 export { type DialectName, type PaceLimit, type Target } from './live/target.ts';
 export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
 export {

@@ -2,7 +2,9 @@
 // and sweep use them. Why a face: the folder's other files are its internals, which no file outside
 // src/load/ imports (.dependency-cruiser.cjs FACES, rule face-load). Light doors (LIGHT_DOORS),
 // read while a command checks its flags: metrics/out-flags.ts, scenario-profile.ts, shard.ts,
-// system-load-clock.ts, url-check-spec.ts, url-method.ts, workers-max.ts.
+// system-load-clock.ts, url-check-spec.ts, url-method.ts, workers-max.ts. A command's import()
+// names the module it loads (url-load.ts, thresholds.ts); k6-agent-run.ts, bundled for k6, imports
+// live-turn.ts and load-run-pool.ts directly (K6_BUNDLED).
 
 // Planning a run: executors and arrivals
 export { describePlan, type LoadPlan, resolveLoadPlan, shardPlan } from './load/executors.ts';

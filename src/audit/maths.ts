@@ -2,6 +2,8 @@
 // live, which use it). Why a face of its own: src/audit.ts sits above live, so the lower layers
 // could not import it; this file is the one door they (and everything else) use for these names
 // (.dependency-cruiser.cjs FACES, rule face-audit). Light doors (LIGHT_DOORS): fairness/scheme.ts.
+// The fairness-checker archetype, bundled for k6, imports fairness/wire-bet.ts and
+// fairness/verify-wire-bet.ts directly (K6_BUNDLED): this face reaches node:worker_threads.
 
 // House-edge statistics: intervals, the theory, the judgement
 export {
