@@ -34,21 +34,7 @@ export { CasinoClient, CASINO_ENDPOINTS, type CasinoEndpointId } from './client/
 export { httpTransport, DEFAULT_HTTP_TIMEOUT_MS, type HttpTransportOptions } from './client/http-transport.ts';
 export { inProcessTransport, type InProcessOptions } from './client/in-process.ts';
 export { parseTarget } from './client/target.ts';
-export {
-  discoverTarget,
-  loadTargetFile,
-  parseTargetFile,
-  type TargetFileResult,
-  type Target,
-  SEVERITIES,
-  type Finding,
-  type Severity,
-  type FindingsReport,
-  renderFindingsJson,
-  renderFindingsCsv,
-  renderFindingsHtml,
-  renderFindingsJunit,
-} from './live.ts';
+export { discoverTarget } from './live.ts';
 export type { MountUrls, Transport, TransportRequest, TransportResponse } from './client/transport.ts';
 export type * as Wire from './client/types.ts';
 
@@ -109,24 +95,14 @@ export {
 } from './report/write-reports.ts';
 
 // Audits: house edges in-process (every game and variant) and against a live casino.
-export {
-  simulateHouseEdge,
-  type EdgeRow,
-  type EdgeSimulation,
-  type EdgeSimulationOptions,
-  simulateHouseEdgeInWorkers,
-  REGISTRY_SOURCE,
-  type ParallelEdgeSimulationOptions,
-} from './audit/maths.ts';
+export { simulateHouseEdge, type EdgeRow, type EdgeSimulation, type EdgeSimulationOptions } from './audit/maths.ts';
+export { simulateHouseEdgeInWorkers, REGISTRY_SOURCE, type ParallelEdgeSimulationOptions } from './audit/maths.ts';
 export { GAMES, gameById } from './services/casino/games/index.ts';
-export {
-  auditEdgeLive,
-  type EdgeAuditOptions,
-  type EdgeAuditResult,
-  auditFairnessLive,
-  type FairnessAuditOptions,
-  type FairnessAuditResult,
-} from './audit.ts';
+export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './audit.ts';
+export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './audit.ts';
 
 // Live targets: target files, resolution of a URL or file, findings and their reports.
+export { loadTargetFile, parseTargetFile, type TargetFileResult, type Target } from './live.ts';
 export { resolveTarget, type ResolveResult } from './live/resolve-target.ts';
+export { SEVERITIES, type Finding, type Severity, type FindingsReport } from './live.ts';
+export { renderFindingsJson, renderFindingsCsv, renderFindingsHtml, renderFindingsJunit } from './live.ts';
