@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { httpTransport } from '../src/client/http-transport.ts';
 import type { MountUrls, Transport, TransportRequest } from '../src/client/transport.ts';
 import { endpointName } from '../src/replay/endpoint-name.ts';
-import { valueAt } from '../src/replay/json-pointer.ts';
+import { valueAtPointer } from '../src/replay/json-pointer.ts';
 import { withSiteValue } from '../src/replay/request-sites.ts';
 import { recordedView, type HttpPlan, type HttpWindow, type PlannedExchange } from './http-plan.ts';
 import { leanHttpTransport } from './lean-http-transport.ts';
@@ -171,7 +171,7 @@ function rebound(
   if (planned.rebindings.length === 0) return request;
   let view = recordedView(request);
   for (const rebinding of planned.rebindings) {
-    const value = valueAt(live.get(rebinding.from), rebinding.pointer);
+    const value = valueAtPointer(live.get(rebinding.from), rebinding.pointer);
     if (typeof value === 'string') view = withSiteValue(view, rebinding.at, rebinding.prefix + value) ?? view;
   }
   const rebuilt: TransportRequest = { ...request, path: view.path, query: view.query, headers: view.headers };

@@ -5,11 +5,20 @@
  * verdicts judge the median of the per-round ratios (a round's three runs share the machine's
  * state of that moment): afp/autocannon >= 0.9, afp/k6 >= 1.0. Coordinated omission: `afp load`'s
  * open-model p99 must show the stall (>= 500 ms), the closed loop's printed beside it. Serve: afp
- * serve / bare node:http per round, read and write, the median printed; the saturation line says
+ * serve / bare node:http answering the same bytes, per round, on the read, the keyed read, the bet
+ * (each judged >= 0.6) and the write, the median printed; the saturation line says
  * whether wrk was the bottleneck.
  */
 import type { GeneratorRun } from './generator-runs.ts';
-import type { ServePartResult, ServeRound } from './serve-phase.ts';
+import {
+  ENDPOINT_LABELS,
+  JUDGED_ENDPOINTS,
+  SERVE_ENDPOINTS,
+  TARGET_SERVE_OVER_BARE,
+  type ServeEndpoint,
+  type ServePartResult,
+  type ServeRound,
+} from './serve-phase.ts';
 
 export const TARGET_AFP_OVER_AUTOCANNON = 0.9;
 export const TARGET_AFP_OVER_K6 = 1.0;
@@ -100,8 +109,26 @@ function ratioLine(label: string, value: number | null, min: number, missing: st
     : `${label}   median ${fixed(value, 3)}  target >= ${fixed(min, 2)}  ${verdictOf(value, min) ?? ''}`;
 }
 
+/** One endpoint's ratio line: the median, the rounds, and the verdict on a judged endpoint. */
+function serveEndpointLine(serve: ServePartResult, endpoint: ServeEndpoint): string {
+  const rounds = serve.rounds[endpoint];
+  const name = ENDPOINT_LABELS[endpoint];
+  const perRound = rounds.map((one) => `${fixed(one.serve.perSecond, 0)}/${fixed(one.bare.perSecond, 0)}`).join(', ');
+  const failed = rounds.reduce((sum, one) => sum + one.serve.failed + one.bare.failed, 0);
+  const bytes = serve.answerBytes[endpoint];
+  const value = serveRatio(rounds);
+  const judged = JUDGED_ENDPOINTS.includes(endpoint);
+  if (value === null)
+    return `  ${name}: not measured${judged ? `  target >= ${fixed(TARGET_SERVE_OVER_BARE, 2)}` : ''}`;
+  const verdict = judged
+    ? `  target >= ${fixed(TARGET_SERVE_OVER_BARE, 2)}  ${verdictOf(value, TARGET_SERVE_OVER_BARE) ?? ''}`
+    : '';
+  const same = bytes === undefined ? '' : `; both answer ${bytes} bytes`;
+  return `  ${name} serve/bare req/s   median ${fixed(value, 3)}${verdict}  (rounds serve/bare: ${perRound}; failed ${failed}${same})`;
+}
+
 function serveLines(serve: ServePartResult): string[] {
-  const head = `serve: afp serve / bare node:http, wrk ${serve.connections} connections, ${serve.seconds} s runs, alternated`;
+  const head = `serve: afp serve / bare node:http (the same bytes), wrk ${serve.connections} connections pinned apart from the server, ${serve.seconds} s runs, alternated`;
   if (serve.missing !== null) return [head, `  not measured: ${serve.missing}`];
   const lines = [head];
   const { saturation } = serve;
@@ -111,21 +138,7 @@ function serveLines(serve: ServePartResult): string[] {
       `  generator check (bare read): wrk 1 thread ${fixed(saturation.oneThread, 0)}/s, 2 threads ${fixed(saturation.twoThreads, 0)}/s (x${fixed(gain, 2)}): ${gain < SATURATION_SLACK ? 'the server sets the rate, not wrk' : 'wrk may be the bottleneck'}`,
     );
   }
-  for (const [name, rounds] of [
-    ['read (GET gossip)', serve.read],
-    ['write (POST register)', serve.write],
-  ] as const) {
-    const perRound = rounds
-      .map((round) => `${fixed(round.serve.perSecond, 0)}/${fixed(round.bare.perSecond, 0)}`)
-      .join(', ');
-    const failed = rounds.reduce((sum, round) => sum + round.serve.failed + round.bare.failed, 0);
-    const value = serveRatio(rounds);
-    lines.push(
-      value === null
-        ? `  ${name}: not measured`
-        : `  ${name} serve/bare req/s   median ${fixed(value, 3)}  (rounds serve/bare: ${perRound}; failed ${failed})`,
-    );
-  }
+  for (const endpoint of SERVE_ENDPOINTS) lines.push(serveEndpointLine(serve, endpoint));
   return lines;
 }
 
@@ -167,7 +180,7 @@ export function loadFailures(load: LoadPartResult): number {
     (sum, round) => sum + round.afp.failed + round.autocannon.failed + (round.k6?.failed ?? 0),
     0,
   );
-  const served = [...serve.read, ...serve.write].reduce(
+  const served = SERVE_ENDPOINTS.flatMap((endpoint) => serve.rounds[endpoint]).reduce(
     (sum, round) => sum + round.serve.failed + round.bare.failed,
     0,
   );
@@ -197,8 +210,17 @@ function serveJson(serve: ServePartResult): Record<string, unknown> {
       serve.saturation === null
         ? null
         : { one_thread_per_second: serve.saturation.oneThread, two_threads_per_second: serve.saturation.twoThreads },
-    read: { rounds: rounds(serve.read), serve_over_bare: serveRatio(serve.read) },
-    write: { rounds: rounds(serve.write), serve_over_bare: serveRatio(serve.write) },
+    ...Object.fromEntries(
+      SERVE_ENDPOINTS.map((endpoint) => [
+        endpoint,
+        {
+          rounds: rounds(serve.rounds[endpoint]),
+          serve_over_bare: serveRatio(serve.rounds[endpoint]),
+          answer_bytes: serve.answerBytes[endpoint] ?? null,
+          ...(JUDGED_ENDPOINTS.includes(endpoint) ? { target: TARGET_SERVE_OVER_BARE } : {}),
+        },
+      ]),
+    ),
     troubles: serve.troubles,
   };
 }

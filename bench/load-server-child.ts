@@ -1,7 +1,8 @@
 /**
  * A load benchmark target (load-servers.ts) in a process of its own, so the generators measured in
  * the bench's process do not share an event loop with it. Run as
- * `node bench/load-server-child.ts trivial`, `... api` or `... stalling PERIOD_MS STALL_MS`; prints
+ * `node bench/load-server-child.ts trivial`, `... api`, `... stalling PERIOD_MS STALL_MS` or `... fixed
+ * STATUS BODY_BASE64`; prints
  * `listening <url>` once, then serves until its stdin closes (the bench ended or died) or SIGTERM.
  * `serveInChild` starts it and hands back the URL and a stop that ends it by its pid.
  */
@@ -24,7 +25,9 @@ export function serveInChild(kind: LoadServerKind, cpu?: number): Promise<ChildS
   const args =
     kind.kind === 'stalling'
       ? ['stalling', String(kind.schedule.periodMs), String(kind.schedule.stallMs)]
-      : [kind.kind];
+      : kind.kind === 'fixed'
+        ? ['fixed', String(kind.status), Buffer.from(kind.body).toString('base64')]
+        : [kind.kind];
   const command = pinned(cpu, process.execPath, [script, ...args]);
   const child = spawn(command.command, command.args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -59,9 +62,11 @@ async function childMain(argv: readonly string[]): Promise<void> {
   const kind: LoadServerKind =
     name === 'stalling'
       ? { kind: 'stalling', schedule: { periodMs: Number(period), stallMs: Number(stall) } }
-      : name === 'api'
-        ? { kind: 'api' }
-        : { kind: 'trivial' };
+      : name === 'fixed'
+        ? { kind: 'fixed', status: Number(period), body: Buffer.from(stall ?? '', 'base64').toString('utf8') }
+        : name === 'api'
+          ? { kind: 'api' }
+          : { kind: 'trivial' };
   const server = await startLoadServer(kind);
   const end = (): void => {
     void server.close().then(() => process.exit(0));

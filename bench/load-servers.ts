@@ -8,7 +8,11 @@
  *     as a process frozen by a long GC pause or a blocked event loop would answer it;
  *   - api: a bare node:http API, what `afp serve` is compared with (serve-phase.ts): a GET answers a
  *     small JSON object; a POST reads its JSON body, keeps the `agent_id` it names (in a Set of at
- *     most API_KEPT_MAX, cleared when full) and answers 201 with it; a body that is not JSON gets 400.
+ *     most API_KEPT_MAX, cleared when full) and answers 201 with it; a body that is not JSON gets 400;
+ *   - fixed: a bare node:http server answering the very bytes afp serve answered on one endpoint
+ *     (its status and JSON body, taken from afp serve first: serve-phase.ts), after reading the
+ *     request's body and parsing it when there is one, so a keyed read or a bet is compared with a
+ *     server that sends the same number of bytes.
  * `stallEndMs` is the schedule as a pure function (tested by exact instants). The bench runs the
  * servers in a child process (load-server-child.ts), so the generators measured do not share
  * their event loop; tests start them in-process.
@@ -37,6 +41,7 @@ export const STALLED_MAX = 100_000;
 export type LoadServerKind =
   | { readonly kind: 'trivial' }
   | { readonly kind: 'api' }
+  | { readonly kind: 'fixed'; readonly status: number; readonly body: string }
   | { readonly kind: 'stalling'; readonly schedule: StallSchedule };
 
 export const API_KEPT_MAX = 1_000_000;
@@ -62,6 +67,30 @@ function answer(response: ServerResponse, status = 200): void {
 }
 
 const API_READ_BODY = Buffer.from(JSON.stringify({ service: 'bare', agents: 0, status: 'ok' }));
+
+/** The fixed server's handler (see the header): the body read (and parsed, when any), then the same answer. */
+function fixedHandler(status: number, text: string): (request: IncomingMessage, response: ServerResponse) => void {
+  const body = Buffer.from(text);
+  const headers = { 'content-type': 'application/json', 'content-length': String(body.length) };
+  return (request, response) => {
+    let received = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    request.on('end', () => {
+      if (received !== '') {
+        try {
+          JSON.parse(received);
+        } catch {
+          response.writeHead(400, HEADERS).end(BODY);
+          return;
+        }
+      }
+      response.writeHead(status, headers).end(body);
+    });
+  };
+}
 
 /** The bare API's handler (see the header). */
 function apiHandler(): (request: IncomingMessage, response: ServerResponse) => void {
@@ -107,24 +136,26 @@ export async function startLoadServer(kind: LoadServerKind, nowMs: () => number 
   const server: Server = createServer(
     kind.kind === 'api'
       ? apiHandler()
-      : (request, response) => {
-          request.resume();
-          const untilMs = kind.kind === 'stalling' ? stallEndMs(nowMs(), kind.schedule) : null;
-          if (untilMs === null) {
-            answer(response);
-            return;
-          }
-          if (held.size >= STALLED_MAX) {
-            answer(response, 503);
-            return;
-          }
-          stalled += 1;
-          const timer = setTimeout(() => {
-            held.delete(timer);
-            answer(response);
-          }, untilMs - nowMs());
-          held.add(timer);
-        },
+      : kind.kind === 'fixed'
+        ? fixedHandler(kind.status, kind.body)
+        : (request, response) => {
+            request.resume();
+            const untilMs = kind.kind === 'stalling' ? stallEndMs(nowMs(), kind.schedule) : null;
+            if (untilMs === null) {
+              answer(response);
+              return;
+            }
+            if (held.size >= STALLED_MAX) {
+              answer(response, 503);
+              return;
+            }
+            stalled += 1;
+            const timer = setTimeout(() => {
+              held.delete(timer);
+              answer(response);
+            }, untilMs - nowMs());
+            held.add(timer);
+          },
   );
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1');

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SystemClock } from '../src/core/clock.ts';
-import { scenarioFromText } from '../src/agent/load-scenario.ts';
-import { runSimulation } from '../src/sim/runner.ts';
+import { scenarioFromTable } from '../src/agent/load-scenario.ts';
+import { runSimulationWith } from '../src/sim/runner.ts';
 import { collectGarbage } from './measure.ts';
 import type { MemorySize } from './memory-phase.ts';
 import { AGENTS } from '../agents/index.ts';
@@ -29,7 +29,7 @@ async function main(argv: readonly string[]): Promise<MemorySize> {
     throw new Error(`agents must be a multiple of ${QUICKSTART_AGENTS}, got '${argv[0]}'`);
   if (!(Number.isSafeInteger(hours) && hours >= 1 && hours <= 168))
     throw new Error(`hours must be a whole number in 1..168, got '${argv[1]}'`);
-  const quickstart = scenarioFromText(
+  const quickstart = scenarioFromTable(
     readFileSync(join(import.meta.dirname, '..', 'scenarios', 'quickstart.yaml'), 'utf8'),
     { agents: AGENTS },
   );
@@ -44,7 +44,7 @@ async function main(argv: readonly string[]): Promise<MemorySize> {
   let endBytes: number | null = null;
   const clock = new SystemClock();
   const startMs = clock.nowMs();
-  const { record } = await runSimulation(scenario, {
+  const { record } = await runSimulationWith(scenario, {
     agents: AGENTS,
     seed: quickstart.seed,
     streamEvents: true,

@@ -178,7 +178,7 @@ async function pauseRun(
             seed: '71',
             startMs: START_MS,
             cpu: SERVER_CPU,
-            nodeFlags: options.serveNodeFlags,
+            ...(options.serveNodeFlags.length > 0 ? { nodeFlags: options.serveNodeFlags } : {}),
             ...(server === 'data' ? { dataFile: join(dir, 'pauses.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY } : {}),
           }).then((serve) => ({ url: serve.urls['api'] ?? '', api: serve.urls['api'] ?? '', stop: serve.stop }));
     try {

@@ -43,7 +43,7 @@ export async function quickstartMix(options: {
   // A computed specifier: the archetype table may not exist yet, and tsc must not require it.
   const agentsModule = (await import(AGENTS_MODULE)) as { AGENTS: Readonly<Record<string, AnyAgentDefinition>> };
   const { parseScenario, formatScenarioErrors } = await import('../src/scenario/scenario.ts');
-  const { runScenario } = await import('../src/sim/runner.ts');
+  const { runScenarioWith } = await import('../src/sim/runner.ts');
   const agents = agentsModule.AGENTS;
   const parsed = parseScenario(await readFile(QUICKSTART_FILE, 'utf8'), {
     fileName: QUICKSTART_FILE,
@@ -55,7 +55,7 @@ export async function quickstartMix(options: {
   const scenario = options.small ? smallVariant(parsed.scenario) : parsed.scenario;
   const seed = options.seed ?? scenario.seed;
   const recorder = new MixRecorder({ bodiesKept: options.bodiesKept });
-  const record = await runScenario(scenario, { seed, recorder, agents });
+  const record = await runScenarioWith(scenario, { seed, recorder, agents });
   if (record.outcome !== 'completed')
     process.stderr.write(
       `bench: warning: the quickstart run ended '${record.outcome}'; the mix is the traffic up to there\n`,

@@ -6,8 +6,11 @@
  * printed `mount: url` lines read until `ready`, stopped by its pid (SIGTERM, then SIGKILL when it
  * has not exited in time). Every wait is bounded; a server that does not come up is an error
  * that quotes its stderr.
+ * Node's flags: those of `bin/afp.js`'s first line (`#!/usr/bin/env -S node FLAGS`), the ones a user's
+ * `afp serve` runs with (its young generation's size), unless the caller gives its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { MountUrls } from '../src/client/transport.ts';
@@ -17,6 +20,14 @@ const ROOT = join(import.meta.dirname, '..');
 export const SERVE_READY_TIMEOUT_MS = 30_000;
 export const SERVE_EXIT_TIMEOUT_MS = 10_000;
 const STDERR_KEPT_CHARS = 4_000;
+
+/** The Node flags of bin/afp.js's `#!/usr/bin/env -S node FLAGS` line (none when it has none). */
+export function userNodeFlags(): string[] {
+  const first = readFileSync(join(ROOT, 'bin', 'afp.js'), 'utf8').split('\n', 1)[0] ?? '';
+  const words = first.split(' ').filter((word) => word !== '');
+  const node = words.indexOf('node');
+  return node === -1 ? [] : words.slice(node + 1).filter((word) => word.startsWith('--'));
+}
 
 export interface ServeProcess {
   readonly pid: number;
@@ -31,11 +42,11 @@ export async function startServeProcess(options: {
   checkpointEvery?: number;
   /** The core to pin it to (cpu-pin.ts; absent: unpinned). */
   cpu?: number;
-  /** Node's own flags for the server (e.g. --max-semi-space-size=64: a user's choice the bench may measure). */
+  /** Node's own flags for the server (e.g. --max-semi-space-size=64: a user's choice the bench may measure; absent: bin/afp.js's). */
   nodeFlags?: readonly string[];
 }): Promise<ServeProcess> {
   const args = [
-    ...(options.nodeFlags ?? []),
+    ...(options.nodeFlags ?? userNodeFlags()),
     join(ROOT, 'src', 'cli', 'main.ts'),
     'serve',
     '--port',

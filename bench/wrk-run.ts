@@ -3,7 +3,8 @@
  * generator that is not the bottleneck of a node:http server. Its Lua script gives every request a
  * fresh X-Forwarded-For address (one per request of a thread, the thread's number in the first
  * octet past 10), so afp serve's per-IP limits never bind, and for a write a fresh `agent_id` in a
- * JSON body; its `done` hook prints one JSON line of the counts, which is all that is read.
+ * JSON body (or the one body and headers a keyed endpoint's run gives every request: an API key, a
+ * bet); its `done` hook prints one JSON line of the counts, which is all that is read.
  * `wrkPath` finds it on PATH (null: not installed, and the serve part says so and is skipped).
  */
 import { existsSync } from 'node:fs';
@@ -31,6 +32,10 @@ export interface WrkOptions {
   readonly seconds: number;
   /** The core to pin wrk to (cpu-pin.ts; absent: unpinned). */
   readonly cpu?: number;
+  /** Headers every request carries besides its address (an API key). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** One JSON body every POST carries (absent: a registration's body with a fresh agent id). */
+  readonly body?: string;
 }
 
 export function wrkPath(): string | null {
@@ -41,8 +46,30 @@ export function wrkPath(): string | null {
   return null;
 }
 
+/** A Lua string literal of `text` (quotes and backslashes escaped). */
+function luaString(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** The Lua table entries of `headers` (each `["name"] = "value", `). */
+function luaHeaders(headers: Readonly<Record<string, string>>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}, `)
+    .join('');
+}
+
+/** The Lua that builds one request: GET, POST of a fixed body, or POST of a fresh registration. */
+function requestLua(options: Pick<WrkOptions, 'method' | 'headers' | 'body'>): string {
+  const extra = luaHeaders(options.headers ?? {});
+  if (options.method === 'GET') return `return wrk.format("GET", nil, { ${extra}["X-Forwarded-For"] = ip })`;
+  const body =
+    options.body === undefined ? `string.format('{"agent_id":"wrk%d-%d"}', tid, n)` : luaString(options.body);
+  return `local body = ${body}
+  return wrk.format("POST", nil, { ${extra}["X-Forwarded-For"] = ip, ["Content-Type"] = "application/json" }, body)`;
+}
+
 /** The script: an address per request, a body per write, and the counts as JSON at the end. */
-function script(method: WrkOptions['method']): string {
+function script(options: Pick<WrkOptions, 'method' | 'headers' | 'body'>): string {
   return `local thread_count = 0
 function setup(thread)
   thread_count = thread_count + 1
@@ -52,12 +79,7 @@ local n = 0
 function request()
   n = n + 1
   local ip = string.format("%d.%d.%d.%d", 10 + tid, math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
-  ${
-    method === 'GET'
-      ? `return wrk.format("GET", nil, { ["X-Forwarded-For"] = ip })`
-      : `local body = string.format('{"agent_id":"wrk%d-%d"}', tid, n)
-  return wrk.format("POST", nil, { ["X-Forwarded-For"] = ip, ["Content-Type"] = "application/json" }, body)`
-  }
+  ${requestLua(options)}
 end
 function done(summary, latency, requests)
   local e = summary.errors
@@ -71,7 +93,7 @@ export async function wrkRun(wrk: string, options: WrkOptions): Promise<WrkRun |
   const dir = await mkdtemp(join(tmpdir(), 'afp-bench-wrk-'));
   try {
     const file = join(dir, 'run.lua');
-    await writeFile(file, script(options.method));
+    await writeFile(file, script(options));
     const args = ['-t', String(options.threads), '-c', String(options.connections), '-d', `${options.seconds}s`];
     args.push('--timeout', '10s', '-s', file, options.url);
     const command = pinned(options.cpu, wrk, args);

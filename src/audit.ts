@@ -16,7 +16,7 @@ export {
 export { type PlannedVariant, planVariants } from './audit/live/edge-plan.ts';
 export { auditEta } from './audit/live/edge-eta.ts';
 export { recordEdgeFindings } from './audit/live/edge-findings.ts';
-export { statedText, verdictText } from './audit/live/edge-cells.ts';
+export { liveVerdictText, statedText } from './audit/live/edge-cells.ts';
 export {
   edgeReportTable,
   renderEdgeAuditCsv,

@@ -6,13 +6,8 @@
  */
 import { AGENTS } from '../agents/index.ts';
 import type { RunRecord } from './report/run-record.ts';
-import { scenarioFromText as scenarioFromTable } from './agent/load-scenario.ts';
-import {
-  runScenario as runScenarioWith,
-  runSimulation as runSimulationWith,
-  type RunOptions as SimRunOptions,
-  type SimulationResult,
-} from './sim.ts';
+import { scenarioFromTable } from './agent/load-scenario.ts';
+import { runScenarioWith, runSimulationWith, type SimRunOptions, type SimulationResult } from './sim.ts';
 import type { Scenario } from './scenario/scenario.ts';
 
 // Money: bigint micro-USDC (1 USDC = 1,000,000), as every amount in afp.

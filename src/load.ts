@@ -7,7 +7,7 @@
 // live-turn.ts and load-run-pool.ts directly (K6_BUNDLED).
 
 // Planning a run: executors and arrivals
-export { describePlan, type LoadPlan, resolveLoadPlan, shardPlan } from './load/executors.ts';
+export { describePlan, LOAD_DEFAULTS, type LoadPlan, resolveLoadPlan, shardPlan } from './load/executors.ts';
 export { arrivalSchedule } from './load/executors-arrival.ts';
 
 // A scenario run, in this thread or in workers

@@ -3,7 +3,7 @@
 // outside src/sim/ imports (.dependency-cruiser.cjs FACES, rule face-sim).
 
 // Running a scenario
-export { type RunOptions, runScenario, runSimulation, type SimulationResult } from './sim/runner.ts';
+export { runScenarioWith, runSimulationWith, type SimRunOptions, type SimulationResult } from './sim/runner.ts';
 export { swarmScenario } from './sim/swarm.ts';
 export { isLivenessLimit } from './sim/liveness.ts';
 

@@ -31,7 +31,7 @@ import {
   RETRY_MS,
 } from '../../src/agent/agent-kit.ts';
 import { durationMs } from '../../src/scenario/duration.ts';
-import { runDuePlans, type BuyerMemory, type Plan, type Settlement } from '../../src/agent/escrow-plans.ts';
+import { runDuePlans, type BuyerMemory, type Plan, type EscrowSettlement } from '../../src/agent/escrow-plans.ts';
 import { BASIS_POINTS, pickOutcome, probability } from '../../src/scenario/probability.ts';
 import { productName } from '../../src/agent/product-name.ts';
 
@@ -69,7 +69,7 @@ const params = z
 type Params = z.output<typeof params>;
 
 export const PLANS_MAX = 64;
-const SETTLEMENTS: readonly Settlement[] = ['release', 'refund', 'dispute', 'let_expire'];
+const SETTLEMENTS: readonly EscrowSettlement[] = ['release', 'refund', 'dispute', 'let_expire'];
 const FEE_BPS = 100n;
 
 function memory(context: AgentContext<Params>): BuyerMemory {

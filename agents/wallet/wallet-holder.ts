@@ -35,7 +35,7 @@ import {
   ensureWallet,
   freshWalletFields,
   pendingOf,
-  readBalance,
+  readWalletBalance,
   sendBody,
   settledTx,
   unitsOf,
@@ -86,7 +86,7 @@ async function sendOne(context: AgentContext<Params>, holder: HolderMemory): Pro
   const payee = context.directory.pick(context.params.counterparty, context.rng, context.agentId);
   const to = payee === null ? undefined : context.directory.addressesOf(payee)?.[chain];
   if (to === undefined) return;
-  const balance = await readBalance(context, wallet, chain);
+  const balance = await readWalletBalance(context, wallet, chain);
   if (balance === null) return;
   const tokens = balance.tokens.filter((token) => (unitsOf(token.amount, token.decimals) ?? 0n) > 0n);
   const useToken = tokens.length > 0 && context.rng.chance(context.params.token_share, BASIS_POINTS);

@@ -92,7 +92,7 @@ export async function ensureWallet(context: AgentContext<unknown>, memory: Walle
 }
 
 /** The balance of the agent's own address on `chain` (monero with its view key); null when not answered. */
-export async function readBalance(
+export async function readWalletBalance(
   context: AgentContext<unknown>,
   wallet: HeldWallet,
   chain: WalletChain,

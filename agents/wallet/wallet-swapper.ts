@@ -38,7 +38,7 @@ import {
   CREATE_ATTEMPTS_MAX,
   ensureWallet,
   freshWalletFields,
-  readBalance,
+  readWalletBalance,
   sendBody,
   unitsOf,
   unitsText,
@@ -160,7 +160,7 @@ async function startSwap(
   assets: readonly SwapAsset[],
 ): Promise<void> {
   const chain = context.rng.pick(context.params.from_chains);
-  const balance = await readBalance(context, wallet, chain);
+  const balance = await readWalletBalance(context, wallet, chain);
   if (balance === null) return;
   const held = [balance.native, ...balance.tokens].filter(
     (amount) => (unitsOf(amount.amount, amount.decimals) ?? 0n) > 0n,

@@ -13,7 +13,7 @@ import type { AgentContext } from './agent.ts';
 import { expectedRefusal, moneyIn, parseIsoMs, reportUnexpected, RETRY_MS, type FaucetMemory } from './agent-kit.ts';
 import { BASIS_POINTS } from '../scenario/probability.ts';
 
-export type Settlement = 'release' | 'refund' | 'dispute' | 'let_expire';
+export type EscrowSettlement = 'release' | 'refund' | 'dispute' | 'let_expire';
 export type PlanAction =
   | 'release'
   | 'refund'

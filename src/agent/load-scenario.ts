@@ -5,7 +5,7 @@
 import type { AnyAgentDefinition } from './agent.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../scenario/scenario.ts';
 
-export function scenarioFromText(
+export function scenarioFromTable(
   text: string,
   options: { readonly fileName?: string; readonly agents: Readonly<Record<string, AnyAgentDefinition>> },
 ): Scenario {

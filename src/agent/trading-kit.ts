@@ -12,13 +12,11 @@
 import { isFailure } from '../core/errors.ts';
 import { basisPoints, type Micro } from '../core/money.ts';
 import { parsePrice } from '../http/routes/trading/trading-parse.ts';
-import { marketBySymbol } from '../services/trading/market-catalogue.ts';
+import { marketBySymbol, type MarketKind } from '../services/trading/market-catalogue.ts';
 import { DEFAULT_TRADING_CONFIG } from '../services/trading/trading-config.ts';
 import { z } from 'zod';
 import type { AgentContext } from './agent.ts';
 import { expectedRefusal, moneyIn, moneyOut, reportUnexpected } from './agent-kit.ts';
-
-export type MarketKind = 'perp' | 'spot';
 
 /** Whether the venue lists a market of this kind for the asset (`BTC` perp: BTC-PERP; spot: BTC-USDC). */
 export function listsMarket(base: string, kind: MarketKind): boolean {

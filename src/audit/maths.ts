@@ -20,6 +20,7 @@ export {
 
 // House-edge simulation, in this thread or in workers, with the defective games
 export {
+  type EdgePoint,
   type EdgeRow,
   type EdgeSimulation,
   type EdgeSimulationOptions,

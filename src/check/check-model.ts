@@ -22,6 +22,7 @@ import { priceOracle } from './trading/model-prices.ts';
 import { createTradingModel, type ModelClosure, type TradingModel } from './trading/trading-state.ts';
 import { createWalletModel, type WalletModel } from './wallet/wallet-state.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
+import type { EscrowStatus } from '../services/escrow/escrow-record.ts';
 
 /**
  * Agent slots per run: few, so that commands drawn independently often meet the same agents.
@@ -30,14 +31,12 @@ import type { PriceShock } from '../services/trading/trading-record.ts';
  */
 export const SLOT_COUNT = 4;
 
-export type Style = 'A' | 'B';
-export type EscrowStatus = 'locked' | 'released' | 'refunded' | 'expired' | 'disputed';
-export type EscrowRole = 'sender' | 'receiver' | 'all';
+export type CheckStyle = 'A' | 'B';
 
 export interface ModelAgent {
   readonly slot: number;
   readonly id: string;
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly apiKey: string;
   readonly address: string;
   readonly referralCode: string;

@@ -16,10 +16,8 @@ import {
   type AgentRef,
   type CheckModel,
   type EscrowRef,
-  type EscrowRole,
-  type EscrowStatus,
   type ReferenceVia,
-  type Style,
+  type CheckStyle,
 } from './check-model.ts';
 import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
 import { CASINO_SPECS } from './casino/command-casino-table.ts';
@@ -48,6 +46,7 @@ import { advanceTimeCommand, type TimeStep } from './command-time.ts';
 import { ModelCommand, type CheckSystem, type CommandSpec } from './model-command.ts';
 import type { ClaimBMode } from './faucet/model-faucet.ts';
 import type { ServiceName } from '../platform/platform.ts';
+import type { EscrowRole, EscrowStatus } from '../services/escrow/escrow-record.ts';
 
 export { MAX_COMMANDS };
 
@@ -65,7 +64,7 @@ function sometimes<T>(arbitrary: fc.Arbitrary<T>, nullWeight: number): fc.Arbitr
 const slot = fc.constantFrom(
   ...Array.from({ length: SLOT_COUNT }, (_, index) => Array<number>(SLOT_COUNT - index).fill(index)).flat(),
 );
-const style = fc.constantFrom<Style>('B', 'A');
+const style = fc.constantFrom<CheckStyle>('B', 'A');
 const via = fc.constantFrom<ReferenceVia>('id', 'id', 'address', 'ADDRESS', 'code');
 const agentRef: fc.Arbitrary<AgentRef> = fc.record({ slot, via });
 const escrowRef: fc.Arbitrary<EscrowRef> = fc.oneof(
@@ -140,7 +139,7 @@ const faucetSpecs: readonly SpecRow[] = [
     weight: 6,
     arbitrary: fc
       .record({
-        style: fc.constantFrom<Style>('B', 'B', 'A'),
+        style: fc.constantFrom<CheckStyle>('B', 'B', 'A'),
         again: sometimes(slot, 5),
         referrer: sometimes(agentRef, 2),
       })
@@ -261,7 +260,7 @@ export const PRELUDE_MAX = 2;
 export function checkInput(options: CommandsOptions): fc.Arbitrary<CheckInput> {
   const total = Math.min(options.maxCommands, MAX_COMMANDS);
   const preludeMax = Math.min(PRELUDE_MAX, total);
-  const registration = fc.record({ style: fc.constantFrom<Style>('B', 'B', 'A'), referred: fc.boolean() });
+  const registration = fc.record({ style: fc.constantFrom<CheckStyle>('B', 'B', 'A'), referred: fc.boolean() });
   const prelude = fc.noShrink(fc.array(registration, { maxLength: preludeMax, size: 'max' })).map((drawn) =>
     drawn.map(
       ({ style: registrationStyle, referred }, index) =>

@@ -9,11 +9,11 @@
  * tolerance (0 when the target's clock is exact).
  */
 import { formatDecimal, parseDecimal, parseNumber, toNumber, type Micro } from '../core/money.ts';
-import type { Style } from './check-model.ts';
+import type { CheckStyle } from './check-model.ts';
 
 export type Matcher =
   | { readonly kind: 'equal'; readonly value: string | number | boolean | null }
-  | { readonly kind: 'money'; readonly style: Style; readonly micro: Micro }
+  | { readonly kind: 'money'; readonly style: CheckStyle; readonly micro: Micro }
   /** An instant, or JSON null when `ms` is null. */
   | { readonly kind: 'time'; readonly ms: number | null }
   /** A whole number of seconds derived from the time (compared within the tolerance). */
@@ -25,7 +25,7 @@ export type Matcher =
   | { readonly kind: 'list'; readonly items: readonly Matcher[] };
 
 export const eq = (value: string | number | boolean | null): Matcher => ({ kind: 'equal', value });
-export const money = (style: Style, micro: Micro): Matcher => ({ kind: 'money', style, micro });
+export const money = (style: CheckStyle, micro: Micro): Matcher => ({ kind: 'money', style, micro });
 export const time = (ms: number | null): Matcher => ({ kind: 'time', ms });
 export const seconds = (value: number): Matcher => ({ kind: 'seconds', value });
 export const text = (): Matcher => ({ kind: 'text' });
@@ -153,7 +153,7 @@ function compareList(
   return null;
 }
 
-function moneyMatches(actual: unknown, style: Style, micro: Micro): boolean {
+function moneyMatches(actual: unknown, style: CheckStyle, micro: Micro): boolean {
   if (style === 'A') return typeof actual === 'number' && parseNumber(actual) === micro;
   return typeof actual === 'string' && /^-?\d+\.\d{2,6}$/.test(actual) && parseDecimal(actual) === micro;
 }

@@ -34,7 +34,7 @@ import {
   renderEdgeAuditJson,
   renderEdgeAuditTable,
   statedText,
-  verdictText,
+  liveVerdictText,
   writeEdgeAuditFiles,
 } from '../audit.ts';
 import type { FairnessScheme } from '../audit/fairness/scheme.ts';
@@ -90,7 +90,7 @@ function checksOf(result: EdgeAuditResult, findings: FindingsCollector): ReportC
       group: outcome.variant.game,
       status,
       findingIds: ids,
-      detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets`,
+      detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${liveVerdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets`,
     };
   });
 }

@@ -18,7 +18,7 @@ export interface AuditIo extends InterruptIo {
   readonly errIsTty?: boolean;
 }
 
-export const PROCESS_IO: AuditIo = {
+export const AUDIT_PROCESS_IO: AuditIo = {
   out: STDOUT,
   err: STDERR,
   errIsTty: process.stderr.isTTY,

@@ -12,7 +12,7 @@
  */
 import type { FairnessFlags } from './audit-fairness-flags.ts';
 import type { HouseEdgeFlags } from './audit-house-edge.ts';
-import { PROCESS_IO, SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
+import { AUDIT_PROCESS_IO, SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import type { MoneyFlags } from './audit-money-flags.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
@@ -96,7 +96,7 @@ const SUBCOMMANDS: Readonly<
   Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<Ending>>
 > = { 'house-edge': houseEdge, fairness, money };
 
-export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<number> {
   const [name, ...rest] = argv;
   const run = name === undefined ? undefined : SUBCOMMANDS[name];
   if (run === undefined) {

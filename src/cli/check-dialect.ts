@@ -22,7 +22,7 @@ import {
 } from '../check.ts';
 import { SEVERITIES, type Finding, curlOf } from '../live.ts';
 import { findingsEnding, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
-import { checkRecordFields, formatOutcome, type FindingsVerdict } from './check-outcome.ts';
+import { checkRecordFields, formatOutcome, type FailingFindings } from './check-outcome.ts';
 import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';
 import { type Ending, unlessUnfinished } from '../core/command-failure.ts';
@@ -47,7 +47,7 @@ export async function checkThroughDialect(
   const { out: _reportsDir, ...options } = request;
   const result = await runDialectCheck({ ...options, curlOf });
   const findings = result.findings.list();
-  const verdict = findingsVerdict(findings, request.failOn);
+  const verdict = failingFindings(findings, request.failOn);
   out(formatDialectResult(result, request.maxCommands, verdict));
   record(checkRecordFields(result, verdict));
   if (request.out !== undefined) {
@@ -66,14 +66,14 @@ export async function checkThroughDialect(
 }
 
 /** The findings that reach --fail-on, most severe first (the collector's order): they fail the run. */
-export function findingsVerdict(findings: readonly Finding[], failOn: FailOn): FindingsVerdict {
+function failingFindings(findings: readonly Finding[], failOn: FailOn): FailingFindings {
   return { failOn, failing: findings.filter((finding) => reachesFailOn(finding, failOn)) };
 }
 
 export function formatDialectResult(
   result: DialectCheckResult,
   maxCommands: number | undefined,
-  verdict?: FindingsVerdict,
+  verdict?: FailingFindings,
 ): string {
   const findings = result.findings.list();
   const counts = [...SEVERITIES]

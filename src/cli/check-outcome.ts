@@ -17,24 +17,24 @@ export function failureCurl(failure: Pick<CheckFailure, 'request'>): string | nu
 }
 
 /** The findings at or above --fail-on that fail a run whose sequences held (none: the run passes). */
-export interface FindingsVerdict {
+export interface FailingFindings {
   readonly failOn: string;
   readonly failing: readonly { readonly id: string }[];
 }
 
 /** The failure line of findings that reached --fail-on (`error` in --json). */
-function findingsError(verdict: FindingsVerdict): string {
+function findingsError(verdict: FailingFindings): string {
   const count = verdict.failing.length;
   return `${count} finding${count === 1 ? '' : 's'} at --fail-on ${verdict.failOn} or above: ${verdict.failing.map((finding) => finding.id).join(', ')}`;
 }
 
 /** Whether the findings fail a run whose sequences held. */
-function failsOnFindings(result: CheckResult, verdict: FindingsVerdict | undefined): verdict is FindingsVerdict {
+function failsOnFindings(result: CheckResult, verdict: FailingFindings | undefined): verdict is FailingFindings {
   return result.failure === undefined && verdict !== undefined && verdict.failing.length > 0;
 }
 
 /** What `--json` records of a check's outcome, in-process or through a target's dialects alike. */
-export function checkRecordFields(result: CheckResult, verdict?: FindingsVerdict): Readonly<Record<string, unknown>> {
+export function checkRecordFields(result: CheckResult, verdict?: FailingFindings): Readonly<Record<string, unknown>> {
   const failure = result.failure;
   const findingsFailure = failsOnFindings(result, verdict)
     ? {
@@ -71,7 +71,7 @@ export function formatOutcome(
   head: readonly string[],
   result: CheckResult,
   maxCommands: number,
-  verdict?: FindingsVerdict,
+  verdict?: FailingFindings,
 ): string {
   const lines = [...head];
   const failure = result.failure;

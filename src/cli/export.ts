@@ -32,7 +32,7 @@ import type { K8sUrls } from '../export/k6/k8s-urls.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
+import { AUDIT_PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
@@ -319,7 +319,7 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
 
 const SUBCOMMANDS: Subcommands = { k6: exportK6 };
 
-export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<number> {
   return runSubcommand(argv, io, {
     name: 'export',
     missing: 'name what to export',

@@ -32,7 +32,7 @@ export function wantsJson(argv: readonly string[]): boolean {
 }
 
 /** JSON text of a value with bigints as decimal strings (money is bigint micro-USDC). */
-export function jsonText(value: unknown): string {
+function jsonText(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
 }
 

@@ -7,13 +7,13 @@
  * itself is handed in as a function of the hooks.
  *
  * Live view: on a terminal one status line rewritten in place (elapsed, ETA, current rate, p99,
- * error rate), else a plain line every PLAIN_EVERY_MS; none with --quiet.
+ * error rate), else a plain line every LOAD_PLAIN_EVERY_MS; none with --quiet.
  * Exit codes of a finished run, first that applies: 4 no request got an answer · 5 a threshold
  * failed, or a run without thresholds whose answers were mostly 429 or 5xx (refused-answers.ts,
  * which also puts its line first in the summary) · 0.
  */
 import { againTo } from './process-interrupt.ts';
-import { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
+import { ABORT_CHECK_MS, LOAD_PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
 import {
   overallHistogram,
   percentilesOf,
@@ -49,7 +49,7 @@ import { type Ending, PASSED, thresholdFailed, unsettled } from '../core/command
 const TTY_EVERY_MS = 250;
 const ENDPOINTS_SHOWN = 30;
 
-export { ABORT_CHECK_MS, PLAIN_EVERY_MS, PROCESS_IO, type LoadIo } from './load-io.ts';
+export { ABORT_CHECK_MS, LOAD_PLAIN_EVERY_MS, LOAD_PROCESS_IO, type LoadIo } from './load-io.ts';
 
 /** What a run gets from the view: the stop (Ctrl-C, abortOnFail) and the hooks that feed the view and the outputs. */
 export interface RunHooks {
@@ -104,7 +104,7 @@ export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
           abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
         if (options.quiet) return;
         window = new LiveWindow(recorder.startMs);
-        timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : PLAIN_EVERY_MS);
+        timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : LOAD_PLAIN_EVERY_MS);
       },
       onSample: (sample) => {
         window?.add(sample);
@@ -212,7 +212,7 @@ export function loadFigures(
   };
 }
 
-export function summaryLines(result: LoadRunResult): string[] {
+function summaryLines(result: LoadRunResult): string[] {
   const { snapshot, outcome } = result;
   const total = totalRequests(snapshot);
   const failed = snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);

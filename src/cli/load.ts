@@ -15,7 +15,7 @@
  * checks, endpoints), the Little's-law check of the figures and `files:` at the end. While the
  * run goes, a live view on stderr: on a
  * terminal one status line rewritten in place (elapsed, ETA, current rate, p99, error rate), else a
- * plain line every PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
+ * plain line every LOAD_PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
  * the reports are still written; a second Ctrl-C cuts what is in flight at once.
  * Thresholds (the scenario's `load.thresholds`, k6 syntax: src/load/thresholds.ts) are judged at
  * the end; those with abortOnFail also every ABORT_CHECK_MS while the run goes, and stop it (as
@@ -36,13 +36,13 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { isUrlRun } from './url-flags.ts';
-import { PROCESS_IO, type LoadIo } from './load-io.ts';
+import { LOAD_PROCESS_IO, type LoadIo } from './load-io.ts';
 import { parseLoadArgs } from './load-scenario-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { CommandFailure, type Ending, invalidInput } from '../core/command-failure.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
-export { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
+export { ABORT_CHECK_MS, LOAD_PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
 
 /** `--engine afp` (the default) or `--engine autocannon` (load-autocannon.ts); the rest of argv. */
 function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
@@ -51,7 +51,7 @@ function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
   return { engine: argv[at + 1] ?? '', rest: [...argv.slice(0, at), ...argv.slice(at + 2)] };
 }
 
-export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: LoadIo = LOAD_PROCESS_IO): Promise<number> {
   if (argv[0] === 'merge') return (await import('./load-merge.ts')).main(argv.slice(1), io);
   return withJsonOutput('afp load', argv, io, (human, record) => loadCommand(argv, human, record));
 }

@@ -85,7 +85,7 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
 }
 
 /** The `afp replay` line that repeats this run, shell-quoted where needed so it pastes as is (a path with a space). */
-export function reproduceCommand(
+export function reproduceReplayCommand(
   flags: Pick<ReplayFlags, 'file' | 'target' | 'speedText' | 'sync' | 'out' | 'failOn'> & { withAdmin?: boolean },
 ): string {
   const words = ['npx', 'afp', 'replay', flags.file, '--target', flags.target, '--speed', flags.speedText];

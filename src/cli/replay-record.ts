@@ -20,7 +20,7 @@ import {
 } from '../replay/record-format.ts';
 import { runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReplaySession } from '../replay/replay-session.ts';
-import { applyDeposit, applyMint, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
+import { sendDeposit, applyMint, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { type Target, RemoteServeClock, discoverTarget } from '../live.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
@@ -28,7 +28,7 @@ import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RecordFields } from './json-output.ts';
 import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';
-import { reproduceCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';
+import { reproduceReplayCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';
 import { adminDoorLines, type AdminDoorFilter } from '../replay/admin-doors.ts';
 import { exchangesToSend } from './replay-exchanges.ts';
 import { invalidInput, unresolvedTarget, unsettled, type Ending } from '../core/command-failure.ts';
@@ -52,7 +52,7 @@ export async function replayRecord(flags: ReplayFlags, io: ReplayIo, record: Rec
     scenario: checked.header.scenario,
     exchanges: checked.header.exchanges,
     target: flags.target,
-    reproduce: reproduceCommand(flags),
+    reproduce: reproduceReplayCommand(flags),
     out: flags.out,
   });
   const progress = new Progress({
@@ -142,7 +142,7 @@ async function replayVerbatim(
       clock: clock.state,
       totals: session.totals(),
       stop: stopped,
-      reproduce: reproduceCommand(flags),
+      reproduce: reproduceReplayCommand(flags),
       adminDoors: { skipped: doors.skippedDoors(), lines: adminDoorLines(doors, flags.withAdmin) },
     },
     flags.out,
@@ -252,7 +252,7 @@ async function replayThroughTarget(
     out: flags.out,
     failOn: flags.failOn,
     timeoutMs: flags.timeoutMs,
-    reproduce: reproduceCommand(flags),
+    reproduce: reproduceReplayCommand(flags),
     adminDoors: { filter: replay.doors, withAdmin: flags.withAdmin },
     io,
     record,
@@ -287,7 +287,7 @@ function replayDeps(options: {
     beforeSend: pacedBeforeSend(options),
     send: (request) => sendWithRetries(transport, request),
     applyTier: (call) => applyTier(api, call, flags.timeoutMs),
-    applyDeposit: (call) => applyDeposit(api, call, flags.timeoutMs),
+    applyDeposit: (call) => sendDeposit(api, call, flags.timeoutMs),
     applyMint: (call) => applyMint(api, call, flags.timeoutMs),
   };
 }

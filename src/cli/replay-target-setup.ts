@@ -126,7 +126,7 @@ export async function applyTier(api: string, call: TierCall, timeoutMs: number):
 }
 
 /** Sends one `POST /_afp/casino/deposit` (the agent's starting deposit); answers as `applyTier`. */
-export async function applyDeposit(api: string, call: DepositCall, timeoutMs: number): Promise<SetupOutcome> {
+export async function sendDeposit(api: string, call: DepositCall, timeoutMs: number): Promise<SetupOutcome> {
   const deposit = { agentId: call.agentId, chain: call.deposit.chain, amount: call.deposit.amount };
   return setupOutcome(api, DEPOSIT_ENDPOINT, call.agentId, await setupDoors(api, timeoutMs).casinoDeposit(deposit));
 }

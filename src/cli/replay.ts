@@ -38,7 +38,7 @@ import { parseReplayArgs, USAGE } from './replay-flags.ts';
 import type { ReplayIo } from './replay-record.ts';
 import { type Ending, invalidInput } from '../core/command-failure.ts';
 
-export { parseReplayArgs, reproduceCommand } from './replay-flags.ts';
+export { parseReplayArgs, reproduceReplayCommand } from './replay-flags.ts';
 export type { ReplayIo };
 
 const PROCESS_IO: ReplayIo = {

@@ -9,7 +9,7 @@ import { againTo, hostTurn, onFirstInterrupt, type InterruptSignal } from './pro
 import type { LoadedScenario } from './scenario-file.ts';
 import { basename, dirname, resolve } from 'node:path';
 import { reproduceCommand } from '../sweep/reproduce-command.ts';
-import { runSimulation, type SimulationResult } from '../sim.ts';
+import { runSimulationWith, type SimulationResult } from '../sim.ts';
 import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { REPORT_FILES, SUMMARY_FILE, writeReports } from '../report/write-reports.ts';
@@ -67,7 +67,7 @@ function recordClash(recordFile: string, scenarioFile: string, out: string): str
 }
 
 /** Runs a valid scenario with the flags given; returns the exit code (run.ts's contract). */
-export async function runScenario(
+export async function runLoadedScenario(
   flags: RunFlags,
   loaded: LoadedScenario,
   seed: string,
@@ -151,7 +151,7 @@ async function simulate(
     io.err(`\nafp run: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
   });
   try {
-    result = await runSimulation(run.scenario, {
+    result = await runSimulationWith(run.scenario, {
       agents: run.loaded.agents,
       seed,
       defects: flags.defects,

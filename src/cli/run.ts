@@ -75,11 +75,11 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   // The run's code is loaded before the seed line, as when it was imported with this file: a
   // signal sent once the seed is printed finds the run about to start, not still loading. Without
   // --seed the file is read first, so a missing one is refused without loading the run.
-  let runScenario = flags.seed === undefined ? null : (await import('./run-scenario.ts')).runScenario;
+  let runScenario = flags.seed === undefined ? null : (await import('./run-scenario.ts')).runLoadedScenario;
   if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);
   const loaded = await loadScenarioFile('afp run', flags.file);
   if (loaded instanceof CommandFailure) return loaded;
-  runScenario ??= (await import('./run-scenario.ts')).runScenario;
+  runScenario ??= (await import('./run-scenario.ts')).runLoadedScenario;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
   return runScenario(flags, loaded, seed, io, record);

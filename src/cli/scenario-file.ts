@@ -23,7 +23,7 @@ export interface LoadedScenario {
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
 }
 
-export type ScenarioFile =
+type ScenarioFile =
   | ({ readonly ok: true } & LoadedScenario)
   | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string };
 

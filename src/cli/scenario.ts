@@ -22,7 +22,7 @@ import { parseArgs, stringFlag } from './args.ts';
 import { outFileProblem } from './output-path.ts';
 import { shellWord } from '../core/shell-words.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
+import { AUDIT_PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
 
@@ -187,5 +187,5 @@ export function runScenarioCommand(argv: readonly string[], io: AuditIo): Promis
 }
 
 export function main(argv: string[]): Promise<number> {
-  return runScenarioCommand(argv, PROCESS_IO);
+  return runScenarioCommand(argv, AUDIT_PROCESS_IO);
 }

@@ -30,7 +30,7 @@ import { renderTargetText } from '../live/probe/target-text.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
+import { AUDIT_PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { serverLine } from '../live/probe/plain-server.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
@@ -150,7 +150,7 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
 
 const SUBCOMMANDS: Subcommands = { probe };
 
-export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<number> {
   return runSubcommand(argv, io, {
     name: 'target',
     missing: 'name a subcommand',

@@ -16,6 +16,7 @@ import { tooLargeMessage } from './answer-limits.ts';
 import { describeError } from './describe-error.ts';
 import { ADMIN_TOKEN_HEADER, adminTokenFromEnvironment } from '../http/admin-token.ts';
 import type { Mount, Transport, TransportRequest, TransportResponse } from './transport.ts';
+import type { Tier } from '../services/shared/agents.ts';
 
 /** An admin call's outcome: the typed answer, or why there is none. */
 export type AdminAnswer<T> =
@@ -49,8 +50,6 @@ export interface ClockView {
 /** Exactly one of them (POST /_afp/clock). */
 export type ClockMove = { readonly toMs: number } | { readonly advanceMs: number } | { readonly to: string };
 
-export type Tier = 'free' | 'pro' | 'enterprise';
-
 export interface DepositAnswer {
   readonly depositId: string;
   readonly confirmAtMs: number;
@@ -58,7 +57,7 @@ export interface DepositAnswer {
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-export interface MintRequest {
+interface MintRequest {
   readonly chain: string;
   readonly address: string;
   /** Whole units, as a decimal string. */

@@ -23,8 +23,6 @@ import type { ApiResult, CallInput, ErrorBody, QueryInput } from './call.ts';
 
 export type { ApiResult, CallInput, ErrorBody, QueryInput } from './call.ts';
 
-export type EndpointRow = RouteEndpointRow;
-
 /** The endpoints of the contract, keyed by the route ids the server's rows carry: the faucet and escrow rows of the route table (generated: src/client/endpoint-table.ts). */
 export const ENDPOINTS = endpointsOf('faucet', 'escrow');
 
@@ -266,7 +264,7 @@ export class AfpClient {
     return this.requestFor(TRADING_ENDPOINTS[endpoint], endpoint, input);
   }
 
-  private requestFor(row: EndpointRow, endpoint: string, input: CallInput): TransportRequest {
+  private requestFor(row: RouteEndpointRow, endpoint: string, input: CallInput): TransportRequest {
     const query = queryStrings(input.query);
     const path = fillPath(row.path, endpoint, input.params);
     return {

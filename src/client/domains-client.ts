@@ -7,13 +7,12 @@
 import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './call.ts';
 import { ServiceClient } from './service-client.ts';
+import type { DnsType } from '../services/domains/dns-records.ts';
 
 /** The domains rows of the route table (generated: src/client/endpoint-table.ts). */
 export const DOMAINS_ENDPOINTS = endpointsOf('domains');
 
 export type DomainsEndpointId = keyof typeof DOMAINS_ENDPOINTS;
-
-export type DnsType = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT';
 
 export interface DnsRecordInput {
   type: DnsType;

@@ -4,9 +4,11 @@
  * absent optional values are JSON null. Request types are the well-formed requests; bad input is
  * sent through `AfpClient.raw`. Non-goals: runtime validation (conformance checks do that).
  */
+import type { EscrowRole, EscrowStatus } from '../services/escrow/escrow-record.ts';
 
-export type EscrowStatus = 'locked' | 'released' | 'refunded' | 'expired' | 'disputed';
-export type EscrowRole = 'sender' | 'receiver' | 'all';
+/** The escrow's statuses and roles on the wire are the service's own (src/services/escrow/escrow-record.ts). */
+export type { EscrowRole, EscrowStatus } from '../services/escrow/escrow-record.ts';
+
 /** Style B accepts a JSON number or a decimal string; style A numbers only. */
 export type AmountB = number | string;
 

@@ -96,7 +96,7 @@ export async function runConformance(
 }
 
 /** Registers a fresh style-B agent from its own IP. */
-export async function registerAgent(client: AfpClient, agentId: string, ip: string): Promise<CaseAgent> {
+async function registerAgent(client: AfpClient, agentId: string, ip: string): Promise<CaseAgent> {
   const answer = await client.withIp(ip).faucetB.register({ agent_id: agentId });
   if (!answer.ok)
     throw new SetupError(`registering ${agentId} answered ${answer.status} ${answer.body.code}: ${answer.body.error}`);
@@ -104,7 +104,7 @@ export async function registerAgent(client: AfpClient, agentId: string, ip: stri
 }
 
 /** An agent's balance as style B renders it (GET /status with its key). */
-export async function balanceOf(client: AfpClient, agent: CaseAgent): Promise<string> {
+async function balanceOf(client: AfpClient, agent: CaseAgent): Promise<string> {
   const answer = await client.withIp(agent.ip).withKey(agent.apiKey).faucetB.status();
   if (!answer.ok) throw new Error(`reading ${agent.agentId}'s balance answered ${answer.status} ${answer.body.code}`);
   return answer.body.balance;

@@ -9,6 +9,9 @@
  */
 import { assert } from './assert.ts';
 
+/** A day of the clock's milliseconds. */
+export const DAY_MS = 86_400_000;
+
 /** What reads the time: the platform, the simulator, reports' progress lines. */
 export interface Clock {
   nowMs(): number;

@@ -257,7 +257,7 @@ function bodyWithExtra(value: Failure, extra: JsonObject, info: Readonly<JsonObj
 }
 
 /** Every answer is JSON; the rate-limit headers of platform.md Limits rule 4 on every response. */
-export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
+function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-ratelimit-limit': String(decision.limit),

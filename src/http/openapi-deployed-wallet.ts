@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import { WALLET_CHAIN_NAMES } from '../services/wallet/wallet-assets.ts';
 import { DEFAULT_WALLET_CONFIG } from '../services/wallet/wallet-config.ts';
-import { limitQuery, optional, text, withInfo, type RequestContract } from './openapi-fields.ts';
+import { limitQuery, optional, nonBlankString, withInfo, type RequestContract } from './openapi-fields.ts';
 import { WALLET_REQUESTS, WALLET_RESPONSES } from './openapi-wallet.ts';
 import {
   swapOrderHead,
@@ -24,7 +24,9 @@ import { DEPLOYED_HISTORY_MAX } from './routes/deployed/wallet.ts';
 import { ADDRESS_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
 
 const token = (what: string): z.ZodString =>
-  text(ADDRESS_TEXT_MAX).describe(`${what}: a symbol of the chain (ETH, USDC, …) or a token contract address`);
+  nonBlankString(ADDRESS_TEXT_MAX).describe(
+    `${what}: a symbol of the chain (ETH, USDC, …) or a token contract address`,
+  );
 const AMOUNT_TEXT_WHAT = 'A positive decimal amount in whole units of the asset, at most its decimals';
 const amountText = (): z.ZodString => walletAmountText(AMOUNT_TEXT_WHAT);
 const amountAny = (): z.ZodType =>
@@ -75,7 +77,9 @@ export const WALLET_DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>>
       to: address('The recipient'),
       amount: amountAny(),
       private_key: optional(key("The sender's private key (EVM, solana, tron): signs the transfer; never stored")),
-      token: optional(text(ADDRESS_TEXT_MAX).describe('An ERC-20 or TRC-20 contract; absent: the native coin')),
+      token: optional(
+        nonBlankString(ADDRESS_TEXT_MAX).describe('An ERC-20 or TRC-20 contract; absent: the native coin'),
+      ),
       from: optional(address('monero: the primary address (required: this service keeps no keys)')),
       view_key: optional(key('monero: the private view key')),
       spend_key: optional(key('monero: the private spend key')),

@@ -34,7 +34,7 @@ import {
   EXTRAS_DEPLOYED_RESPONSES,
 } from './openapi-deployed-extras.ts';
 import type { RequestContract } from './openapi-fields.ts';
-import { amountNumber, instant, named, oneOf, text, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
+import { amountNumber, instant, named, oneOf, nonBlankString, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
 import { gameQuery, REQUESTS } from './openapi-requests.ts';
 import {
@@ -239,8 +239,8 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
   'casino.deployed.tournaments.create': {
     body: z.looseObject({
-      name: text(64),
-      game: text(32).describe('A game id, e.g. dice'),
+      name: nonBlankString(64),
+      game: nonBlankString(32).describe('A game id, e.g. dice'),
       entry_fee_usdc: z.number().min(0).max(1e12).optional().describe('USDC, default 0'),
       prize_pool_usdc: amountNumber().describe('USDC paid by the creator (afp funds the pool from its creator)'),
       max_agents: z.int().min(2).max(1000).nullable().optional(),

@@ -17,9 +17,9 @@ import {
   named,
   optional,
   reference,
-  text,
+  nonBlankString,
   usdcNumber,
-  usdcText,
+  usdcString,
   withInfo,
   type RequestContract,
 } from './openapi-fields.ts';
@@ -47,9 +47,11 @@ const domainQuery = z.strictObject({ domain: registrable() });
 const record = z.strictObject({
   type: z.enum(DNS_TYPES as [string, ...string[]]),
   name: optional(
-    text(DNS_LIMITS.hostnameLengthMax).describe("'@' (default) or a relative host (www, mail.eu, *.dev, _dmarc)"),
+    nonBlankString(DNS_LIMITS.hostnameLengthMax).describe(
+      "'@' (default) or a relative host (www, mail.eu, *.dev, _dmarc)",
+    ),
   ),
-  value: text(RECORD_VALUE_MAX).describe(
+  value: nonBlankString(RECORD_VALUE_MAX).describe(
     'A: IPv4; AAAA: IPv6; CNAME and MX: a host name; TXT: 1 to 255 printable ASCII characters',
   ),
   ttl: optional(
@@ -79,7 +81,7 @@ export const DOMAINS_REQUESTS: Readonly<Record<string, RequestContract>> = {
     body: z.strictObject({
       domain: registrable(),
       years: yearsField,
-      resolver: optional(text(RESOLVER_TEXT_MAX).describe('A custom resolver: a host name or an IP address')),
+      resolver: optional(nonBlankString(RESOLVER_TEXT_MAX).describe('A custom resolver: a host name or an IP address')),
     }),
   },
   'domains.B.lookup': { params: z.strictObject({ domain: registrable() }) },
@@ -157,7 +159,7 @@ export const DOMAINS_RESPONSES: Readonly<Record<string, z.ZodType>> = {
       pronounceability: z.int(),
     }),
   }),
-  'domains.B.register': withInfo({ domain: z.string(), cost: usdcText(), expires: instant(), tx_hash: hash() }),
+  'domains.B.register': withInfo({ domain: z.string(), cost: usdcString(), expires: instant(), tx_hash: hash() }),
   'domains.B.lookup': withInfo({
     domain: z.string(),
     status,
@@ -168,13 +170,13 @@ export const DOMAINS_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     grace_ends: instant(),
     resolver: nullable(z.string()),
     records: z.array(recordOut),
-    offer: nullable(z.strictObject({ to: z.string(), price: usdcText(), offered_at: instant() })),
+    offer: nullable(z.strictObject({ to: z.string(), price: usdcString(), offered_at: instant() })),
   }),
   'domains.B.domains': withInfo({ domains: z.array(itemB), count: z.int().min(0) }),
   'domains.B.renew': withInfo({
     domain: z.string(),
     years: z.int(),
-    cost: usdcText(),
+    cost: usdcString(),
     expires: instant(),
     tx_hash: hash(),
   }),
@@ -183,7 +185,7 @@ export const DOMAINS_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     status: z.enum(['offered', 'completed']),
     from: z.string(),
     to: z.string(),
-    price: nullable(usdcText()),
+    price: nullable(usdcString()),
     owner: z.string(),
     tx_hash: nullable(hash()),
   }),

@@ -24,7 +24,7 @@ export interface RequestContract {
 }
 
 /** validate.ts `checkString`: a string, not blank, at most `max` characters. */
-export const text = (max = 256): z.ZodString => z.string().min(1).max(max).regex(/\S/);
+export const nonBlankString = (max = 256): z.ZodString => z.string().min(1).max(max).regex(/\S/);
 
 /** core/reference.ts: an agent id, address or referral code, 1..64 of A-Z a-z 0-9 _ . - */
 export const reference = (): z.ZodString => z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/);
@@ -40,7 +40,7 @@ export const instant = (): z.ZodString =>
 export const usdcNumber = (): z.ZodNumber => z.number().describe('USDC as a JSON number (at most 6 decimals)');
 
 /** Style B money: USDC as a decimal string with 2 to 6 decimals ("10.00", "0.995"). */
-export const usdcText = (): z.ZodString =>
+export const usdcString = (): z.ZodString =>
   z
     .string()
     .regex(/^-?\d+\.\d{2,6}$/)
@@ -95,7 +95,7 @@ export function namedSchemas(): ReadonlyMap<z.ZodType, string> {
   return NAMES;
 }
 
-export const INFO = named(
+export const INFO_SCHEMA = named(
   'Info',
   z
     .strictObject({ service: z.string(), docs: z.string(), referral: z.string(), version: z.string() })
@@ -103,4 +103,4 @@ export const INFO = named(
 );
 
 /** A response object: its fields plus `_info`, strict. */
-export const withInfo = (shape: z.ZodRawShape): z.ZodObject => z.strictObject({ ...shape, _info: INFO });
+export const withInfo = (shape: z.ZodRawShape): z.ZodObject => z.strictObject({ ...shape, _info: INFO_SCHEMA });

@@ -27,7 +27,7 @@ import {
   oneOf,
   optional,
   reference,
-  text,
+  nonBlankString,
   type RequestContract,
 } from './openapi-fields.ts';
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
@@ -85,8 +85,8 @@ const FAUCET: Readonly<Record<string, RequestContract>> = {
 };
 
 const dispute = {
-  reason: text(ESCROW_LIMITS.reasonLengthMax).describe('Why'),
-  evidence: optional(text(ESCROW_LIMITS.evidenceLengthMax).describe('Text or a link')),
+  reason: nonBlankString(ESCROW_LIMITS.reasonLengthMax).describe('Why'),
+  evidence: optional(nonBlankString(ESCROW_LIMITS.evidenceLengthMax).describe('Text or a link')),
 };
 const listQuery = z.strictObject({
   role: z
@@ -99,11 +99,13 @@ const listQuery = z.strictObject({
 const ESCROW: Readonly<Record<string, RequestContract>> = {
   'escrow.A.create': {
     body: z.strictObject({
-      buyer: text(ESCROW_LIMITS.referenceLengthMax).describe('The paying agent (you)'),
-      seller: text(ESCROW_LIMITS.referenceLengthMax).describe('The receiving agent: id, address or referral code'),
+      buyer: nonBlankString(ESCROW_LIMITS.referenceLengthMax).describe('The paying agent (you)'),
+      seller: nonBlankString(ESCROW_LIMITS.referenceLengthMax).describe(
+        'The receiving agent: id, address or referral code',
+      ),
       amount: amountNumber().describe('USDC, at least 0.10, at most 6 decimals'),
       currency: usdcOnly,
-      memo: optional(text(ESCROW_LIMITS.descriptionLengthMax)),
+      memo: optional(nonBlankString(ESCROW_LIMITS.descriptionLengthMax)),
     }),
   },
   'escrow.A.release': { body: z.strictObject({ escrow_id: reference() }) },
@@ -113,8 +115,10 @@ const ESCROW: Readonly<Record<string, RequestContract>> = {
   'escrow.B.create': {
     body: z.strictObject({
       amount: amountNumberOrText(),
-      receiver: text(ESCROW_LIMITS.referenceLengthMax).describe('The receiving agent: id, address or referral code'),
-      description: optional(text(ESCROW_LIMITS.descriptionLengthMax)),
+      receiver: nonBlankString(ESCROW_LIMITS.referenceLengthMax).describe(
+        'The receiving agent: id, address or referral code',
+      ),
+      description: optional(nonBlankString(ESCROW_LIMITS.descriptionLengthMax)),
       expires_in: optional(
         z
           .int()
@@ -122,7 +126,7 @@ const ESCROW: Readonly<Record<string, RequestContract>> = {
           .max(escrow.maxExpiresInSeconds)
           .describe(`Seconds until automatic refund (default ${escrow.defaultExpiresInSeconds})`),
       ),
-      referrer: optional(text(ESCROW_LIMITS.referenceLengthMax)),
+      referrer: optional(nonBlankString(ESCROW_LIMITS.referenceLengthMax)),
       conditions: optional(
         jsonObject(ESCROW_LIMITS.conditionsKeysMax).describe(
           `Release conditions, stored and shown, never interpreted: at most ${ESCROW_LIMITS.conditionsKeysMax} keys, ${ESCROW_LIMITS.conditionsNodesMax} values, depth ${ESCROW_LIMITS.conditionsDepthMax}`,
@@ -188,21 +192,21 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.A.game.${game}`, { body: betBody(game) }])),
   'casino.A.register': {
     body: z.strictObject({
-      agent_id: optional(text(64).describe('Default: a fresh ag_ id')),
-      referrer: optional(text(128).describe('Agent id, address or referral code; not with referral_code')),
-      referral_code: optional(text(128)),
+      agent_id: optional(nonBlankString(64).describe('Default: a fresh ag_ id')),
+      referrer: optional(nonBlankString(128).describe('Agent id, address or referral code; not with referral_code')),
+      referral_code: optional(nonBlankString(128)),
     }),
     bodyOptional: true,
   },
   'casino.A.deposit-address': {
-    body: z.strictObject({ chain: optional(text(32).describe('Default base')) }),
+    body: z.strictObject({ chain: optional(nonBlankString(32).describe('Default base')) }),
     bodyOptional: true,
   },
   'casino.A.withdraw': {
     body: z.strictObject({
       amount: amountNumber().describe('USDC, at least 1.00; the 0.50 fee is added'),
-      address: text(128),
-      chain: optional(text(32)),
+      address: nonBlankString(128),
+      chain: optional(nonBlankString(32)),
       currency: usdcOnly,
     }),
   },
@@ -263,8 +267,8 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
   'casino.short.leaderboard': { query: leaderboardQuery },
   'casino.A.tournaments.create': {
     body: z.strictObject({
-      name: text(64),
-      game: text(32).describe('A game id, e.g. dice'),
+      name: nonBlankString(64),
+      game: nonBlankString(32).describe('A game id, e.g. dice'),
       entry_fee: z.number().min(0).max(1e12).optional().describe('USDC, default 0'),
       prize_pool: amountNumber().describe('USDC paid by the creator'),
       max_agents: optional(z.int().min(2).max(1000)),
@@ -283,10 +287,10 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
   },
   'casino.A.challenges.create': {
     body: z.strictObject({
-      challenged_agent_id: text(128),
-      game: optional(text(32).describe('Default coin_flip')),
+      challenged_agent_id: nonBlankString(128),
+      game: optional(nonBlankString(32).describe('Default coin_flip')),
       amount: amountNumber(),
-      message: optional(text(280)),
+      message: optional(nonBlankString(280)),
     }),
   },
   'casino.A.challenges.accept': { params: casinoId('The challenge id (chl_...)') },
@@ -306,7 +310,7 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
       currency: usdcOnly,
     }),
   },
-  'casino.short.crash.cashout': { body: z.strictObject({ bet_id: text(64) }) },
+  'casino.short.crash.cashout': { body: z.strictObject({ bet_id: nonBlankString(64) }) },
   'casino.short.provably-fair': {
     params: z.strictObject({ id: z.string().min(1).describe('A bet id or crash round id') }),
   },

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
-import { instant, named, usdcNumber as usdc, usdcText as money, withInfo } from './openapi-fields.ts';
+import { instant, named, usdcNumber as usdc, usdcString as money, withInfo } from './openapi-fields.ts';
 
 const nullable = <T extends z.ZodType>(schema: T): z.ZodNullable<T> => schema.nullable();
 const count = (): z.ZodInt => z.int().min(0);

@@ -10,7 +10,7 @@
  * Kelly limits per variant) the schema says so with a record.
  */
 import * as z from 'zod';
-import { instant, named, withInfo, usdcNumber as usdc, usdcText as money } from './openapi-fields.ts';
+import { instant, named, withInfo, usdcNumber as usdc, usdcString as money } from './openapi-fields.ts';
 import { CASINO_RESPONSES } from './openapi-responses-casino.ts';
 import { DOMAINS_RESPONSES } from './openapi-domains.ts';
 import { WALLET_RESPONSES } from './openapi-wallet.ts';

@@ -19,7 +19,7 @@ import {
   optional,
   reference,
   usdcNumber as usdc,
-  usdcText as money,
+  usdcString as money,
   withInfo,
   type RequestContract,
 } from './openapi-fields.ts';

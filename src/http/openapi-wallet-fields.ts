@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { WALLET_CHAIN_NAMES } from '../services/wallet/wallet-assets.ts';
 import { DEFAULT_WALLET_CONFIG } from '../services/wallet/wallet-config.ts';
-import { text } from './openapi-fields.ts';
+import { nonBlankString } from './openapi-fields.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
 
 /** The wallet's decimal amount text: positive, no leading zeros (the rows' parseAmount reads it). */
@@ -16,8 +16,8 @@ const AMOUNT_TEXT = '^(?!0+(\\.0+)?$)(0|[1-9][0-9]*)(\\.[0-9]+)?$';
 export const walletChains = (values: readonly string[]): z.ZodEnum => z.enum(values as [string, ...string[]]);
 export const walletChain = (): z.ZodEnum => walletChains(WALLET_CHAIN_NAMES);
 export const walletAddress = (what: string): z.ZodString =>
-  text(ADDRESS_TEXT_MAX).describe(`${what}: a valid address of the chain (checksums checked; 400 otherwise)`);
-export const walletKey = (what: string): z.ZodString => text(KEY_TEXT_MAX).describe(what);
+  nonBlankString(ADDRESS_TEXT_MAX).describe(`${what}: a valid address of the chain (checksums checked; 400 otherwise)`);
+export const walletKey = (what: string): z.ZodString => nonBlankString(KEY_TEXT_MAX).describe(what);
 
 /** A decimal amount text, described as `what`. */
 export const walletAmountText = (what: string): z.ZodString =>

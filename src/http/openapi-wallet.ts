@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { ErrorCode } from '../core/errors.ts';
 import { HISTORY_CHAINS, WALLET_CHAIN_NAMES } from '../services/wallet/wallet-assets.ts';
 import { DEFAULT_WALLET_CONFIG, SIM_CHAIN_NAMES } from '../services/wallet/wallet-config.ts';
-import { instant, limitQuery, optional, text, withInfo, type RequestContract } from './openapi-fields.ts';
+import { instant, limitQuery, optional, nonBlankString, withInfo, type RequestContract } from './openapi-fields.ts';
 import {
   swapOrderHead,
   walletAddress as address,
@@ -25,7 +25,7 @@ import { ADDRESS_TEXT_MAX, MEMO_TEXT_MAX } from './routes/wallet/wallet-parse.ts
 /** A transaction's chain: style B's polygon and arbitrum too. */
 const simChain = (): z.ZodEnum => chains(SIM_CHAIN_NAMES);
 const token = (what: string): z.ZodString =>
-  text(ADDRESS_TEXT_MAX).describe(
+  nonBlankString(ADDRESS_TEXT_MAX).describe(
     `${what}: a token contract address of the chain, or its native asset address (GET /v1/wallet/chains); a symbol is 400`,
   );
 const AMOUNT_TEXT_WHAT = 'A positive decimal amount in whole units of the asset, at most its decimals (e.g. "0.25")';
@@ -56,13 +56,13 @@ const SEND_REQUEST: RequestContract = {
     from: optional(address("The sender (monero: required, the primary address); must be the key's address (403)")),
     view_key: optional(key('monero: the private view key')),
     spend_key: optional(key('monero: the private spend key')),
-    memo: optional(text(MEMO_TEXT_MAX)),
+    memo: optional(nonBlankString(MEMO_TEXT_MAX)),
   }),
 };
 
 export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
   'wallet.primary.register': {
-    body: z.strictObject({ referral_code: optional(text(128).describe("A referrer's code or id")) }),
+    body: z.strictObject({ referral_code: optional(nonBlankString(128).describe("A referrer's code or id")) }),
     bodyOptional: true,
   },
   'wallet.primary.create': {},
@@ -95,7 +95,7 @@ export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
       limit: limitQuery(historyLimitDefault, historyLimitMax).optional(),
     }),
   },
-  'wallet.primary.swap-status': { params: z.strictObject({ orderId: text(64) }) },
+  'wallet.primary.swap-status': { params: z.strictObject({ orderId: nonBlankString(64) }) },
   'wallet.primary.chains': {},
   'wallet.primary.gossip': {},
   'wallet.primary.referral-code': {},
@@ -110,8 +110,8 @@ export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
   'wallet.A.addresses': {},
   'wallet.A.swap': {
     body: z.strictObject({
-      from: text(ADDRESS_TEXT_MAX + 16).describe('<chain>:<token contract address> of the input'),
-      to: text(ADDRESS_TEXT_MAX + 16).describe(
+      from: nonBlankString(ADDRESS_TEXT_MAX + 16).describe('<chain>:<token contract address> of the input'),
+      to: nonBlankString(ADDRESS_TEXT_MAX + 16).describe(
         '<chain>:<token contract address> of the output (paid to your own address there)',
       ),
       amount: z.number().positive().max(1e12).describe('Whole units of the input'),
@@ -128,10 +128,10 @@ export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
   'wallet.B.send': {
     body: z.strictObject({
-      to: text(ADDRESS_TEXT_MAX).describe('An EVM address or an agent id (its latest wallet)'),
+      to: nonBlankString(ADDRESS_TEXT_MAX).describe('An EVM address or an agent id (its latest wallet)'),
       amount: z.number().positive().max(1e12).describe('USDC, at most 6 decimals'),
       chain: optional(chains(['ethereum', 'polygon', 'arbitrum', 'base']).describe('Default ethereum')),
-      memo: optional(text(MEMO_TEXT_MAX)),
+      memo: optional(nonBlankString(MEMO_TEXT_MAX)),
       private_key: key("The sender's EVM private key (afp: the wallet is non-custodial)"),
     }),
   },
@@ -143,7 +143,7 @@ export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
       chain: chains(['ethereum', 'polygon', 'arbitrum', 'base', 'all']).optional(),
     }),
   },
-  'wallet.B.tx': { params: z.strictObject({ hash: text(130) }) },
+  'wallet.B.tx': { params: z.strictObject({ hash: nonBlankString(130) }) },
 };
 
 const nullable = <T extends z.ZodType>(schema: T): z.ZodNullable<T> => schema.nullable();

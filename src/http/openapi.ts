@@ -42,7 +42,7 @@ import { DOMAINS_DOMAIN_ERRORS } from './openapi-domains.ts';
 import { WALLET_DOMAIN_ERRORS } from './openapi-wallet.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import EXAMPLES from './openapi-examples.json' with { type: 'json' };
-import { INFO, type RequestContract } from './openapi-fields.ts';
+import { INFO_SCHEMA, type RequestContract } from './openapi-fields.ts';
 import { SchemaSet } from './openapi-schema-set.ts';
 import { REQUESTS } from './openapi-requests.ts';
 import { TRADING_DOMAIN_ERRORS } from './openapi-trading.ts';
@@ -507,7 +507,7 @@ function rateLimitHeaders(retryAfter: boolean): JsonObject {
 function components(set: SchemaSet): JsonObject {
   const string: JsonObject = { type: 'string' };
   const integer: JsonObject = { type: 'integer' };
-  set.use(INFO, 'Info');
+  set.use(INFO_SCHEMA, 'Info');
   return {
     schemas: {
       ...set.components(),

@@ -37,6 +37,7 @@ import {
   BODY_TIMEOUTS_DEFAULT,
   bodyTimeoutMessage,
   bodyTooLarge,
+  bufferedBody,
   readBodyBytes,
   readJsonBody,
   type BodyBytes,
@@ -213,11 +214,10 @@ async function serveOne(
   if (rawHandler !== undefined) return serveRaw(options, rawHandler, request, response);
   const maxBodyBytes = options.dispatcher.platform.config.maxBodyBytes;
   const timeouts = options.bodyTimeouts ?? BODY_TIMEOUTS_DEFAULT;
-  const bytes = await readBodyBytes(request, {
-    maxBytes: maxBodyBytes,
-    drainBytes: DRAIN_LIMIT_BYTES,
-    timeouts: { bounds: timeouts, timer: wallTimer },
-  });
+  const limits = { maxBytes: maxBodyBytes, drainBytes: DRAIN_LIMIT_BYTES };
+  const bytes =
+    bufferedBody(request, limits) ??
+    (await readBodyBytes(request, { ...limits, timeouts: { bounds: timeouts, timer: wallTimer } }));
   if (bytes.kind === 'failed') return; // the client went away mid-body: nobody to answer
   if (bytes.kind === 'timed-out') {
     shedder?.bodyTimedOut();

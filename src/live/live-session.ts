@@ -37,7 +37,7 @@ import { announcedLimit } from './announced-limit.ts';
 import { RateLimitLog } from './rate-limit-log.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { dialectByName } from './dialects/index.ts';
-import { rowOf, type OperationRow, type WireRequest } from './dialects/dialect.ts';
+import { rowOf, type OperationRow, type DialectRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
 import { openMcpAnswer, withKey } from './mcp-call.ts';
@@ -332,7 +332,7 @@ export class LiveSession {
    * call is not sent again (not a GET, retries spent, or no time left for the wait), else null.
    */
   private gatewayMet(
-    met: { op: OperationName; request: SentRequest; wire: WireRequest; status: number; body: unknown },
+    met: { op: OperationName; request: SentRequest; wire: DialectRequest; status: number; body: unknown },
     retries: number,
   ): { kind: 'unreachable'; message: string; request: SentRequest; gateway: number } | null {
     const { op, request, wire, status } = met;
@@ -347,7 +347,7 @@ export class LiveSession {
   }
 
   /** A redirect afp did not follow, as a deviation of the call (a finding naming the Location). */
-  private redirectRefused(op: OperationName, request: SentRequest, wire: WireRequest, error: unknown): void {
+  private redirectRefused(op: OperationName, request: SentRequest, wire: DialectRequest, error: unknown): void {
     const breach = refusedAnswerOf(error)?.breach;
     if (breach?.kind !== 'redirect') return;
     this.options.onDeviation?.({
@@ -381,7 +381,7 @@ export class LiveSession {
     op: O,
     answer: RawAnswer,
     request: SentRequest,
-    wire: WireRequest,
+    wire: DialectRequest,
     input: OperationInput<O>,
   ): CallOutcome<OperationResult<O>> {
     const entry = this.target.services[wire.service];
@@ -455,7 +455,7 @@ export class LiveSession {
 
   private async send(
     request: SentRequest,
-    wire: WireRequest,
+    wire: DialectRequest,
     mount: Mount,
     apiKey: string | null,
     options: CallOptions,

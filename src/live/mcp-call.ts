@@ -23,7 +23,7 @@
  */
 import type { JsonObject, JsonValue } from '../core/errors.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import type { WireRequest } from './dialects/dialect.ts';
+import type { DialectRequest } from './dialects/dialect.ts';
 import { parseBoundedJson } from '../client/bounded-json.ts';
 
 export const MCP_ACCEPT = 'application/json, text/event-stream';
@@ -46,7 +46,7 @@ export function mcpToolRequest(
   tool: string,
   args: JsonObject,
   key: 'none' | 'header' | 'argument',
-): WireRequest {
+): DialectRequest {
   return {
     service,
     method: 'POST',

@@ -78,7 +78,7 @@ export interface Refusal {
 }
 
 /** A video-poker deal: the hand shown (afp's card numbers, src/services/casino/games/cards.ts) and the nonce to draw with. */
-export interface DealtHand {
+interface DealtHand {
   readonly nonce: number;
   readonly cards: readonly number[];
 }

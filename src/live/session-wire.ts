@@ -8,7 +8,7 @@ import type { JsonValue } from '../core/errors.ts';
 import type { MountUrls, TransportResponse } from '../client/transport.ts';
 import { bytesText } from '../client/answer-limits.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import type { Dialect, WireRequest } from './dialects/dialect.ts';
+import type { Dialect, DialectRequest } from './dialects/dialect.ts';
 import type { OverLimit } from './read-answer.ts';
 import type { Target } from './target.ts';
 
@@ -58,7 +58,7 @@ export function unreachableMessage(error: unknown): string {
   return error.cause instanceof Error ? error.cause.message : error.message;
 }
 
-export function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
+export function sentRequest(baseUrl: string, wire: DialectRequest): SentRequest {
   const query = wire.query === undefined ? '' : new URLSearchParams(wire.query).toString();
   const url = `${baseUrl}${wire.path}${query === '' ? '' : `?${query}`}`;
   return {

@@ -42,7 +42,7 @@ export interface ParsedResponse {
 }
 
 /** A problem with the bytes received: why the response (and the connection) cannot be used. */
-export type ParseFailure = string;
+type ParseFailure = string;
 
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailers' | 'until-close' | 'failed';
 

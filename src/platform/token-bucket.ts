@@ -13,9 +13,9 @@
  * Non-goals: policy (which buckets apply, which one binds) lives in rate-limiter.ts.
  */
 import { assert } from '../core/assert.ts';
+import { DAY_MS } from '../core/clock.ts';
 
 export const UNITS_PER_TOKEN = 60_000;
-export const DAY_MS = 86_400_000;
 
 /** What a bucket is: its sustained rate, its capacity and the name it is reported under. */
 export interface BucketShape {
@@ -131,7 +131,7 @@ export function nextMidnightMs(nowMs: number): number {
 }
 
 /** ceil(numerator / denominator) for non-negative safe integers, exactly. */
-export function ceilDiv(numerator: number, denominator: number): number {
+function ceilDiv(numerator: number, denominator: number): number {
   const quotient = Math.floor(numerator / denominator);
   return quotient * denominator < numerator ? quotient + 1 : quotient;
 }

@@ -18,7 +18,7 @@ export type DifferenceKind = 'status' | 'shape' | 'value' | 'binding' | 'setup';
 export const DIFFERENCE_KINDS: readonly DifferenceKind[] = ['status', 'shape', 'value', 'binding', 'setup'];
 
 /** A difference found inside one exchange, before it is labelled with its seq and endpoint. */
-export interface Finding {
+export interface ReplayDifference {
   readonly kind: DifferenceKind;
   readonly pointer: string;
   readonly expected: JsonValue;
@@ -26,7 +26,7 @@ export interface Finding {
   readonly note?: string;
 }
 
-export interface Difference extends Finding {
+export interface Difference extends ReplayDifference {
   readonly seq: number;
   /** Route id (`escrow.B.release`) or `<mount> <METHOD> <path template>` for unknown routes. */
   readonly endpoint: string;

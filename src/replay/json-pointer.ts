@@ -50,7 +50,7 @@ export function forEachStringLeaf(
 }
 
 /** The value at `pointer`, or undefined when the path does not exist. */
-export function valueAt(root: unknown, pointer: string): unknown {
+export function valueAtPointer(root: unknown, pointer: string): unknown {
   let current: unknown = root;
   for (const token of pointerTokens(pointer)) {
     if (Array.isArray(current)) {

@@ -9,7 +9,7 @@
  * Pure: the live values come in through `LiveValues`, filled by the replay session as answers arrive.
  */
 import type { Bindings } from './bindings.ts';
-import type { Finding } from './difference.ts';
+import type { ReplayDifference } from './difference.ts';
 import type { RecordedExchange, RecordedRequest } from './record-format.ts';
 import { requestSites, withSiteValue } from './request-sites.ts';
 
@@ -20,11 +20,11 @@ export interface LiveValues {
 
 export interface Rebound {
   readonly request: RecordedRequest;
-  readonly findings: Finding[];
+  readonly findings: ReplayDifference[];
 }
 
 export function rebindRequest(exchange: RecordedExchange, live: LiveValues, bindings: Bindings): Rebound {
-  const findings: Finding[] = [];
+  const findings: ReplayDifference[] = [];
   const recordedAt = new Map<string, string>();
   for (const site of requestSites(exchange.request).sites) recordedAt.set(site.at, site.value);
   for (const at of exchange.introduced) {

@@ -53,7 +53,7 @@ export const RECORD_DEPOSITS_MAX = RECORD_TIERS_MAX;
  */
 export const RECORD_MINTS_MAX = 50_000;
 
-export type DisputeOutcome = 'refund' | 'release';
+export type DisputeResolution = 'refund' | 'release';
 /** The tiers a record lists; free is the default and never listed. */
 export type RecordedTier = 'pro' | 'enterprise';
 
@@ -106,7 +106,7 @@ export interface RecordedMarketClosure {
 
 /** The platform settings of the recorded run (`GET /_afp/platform` of afp serve has the same shape). */
 export interface RecordedPlatform {
-  readonly dispute_outcome: DisputeOutcome;
+  readonly dispute_outcome: DisputeResolution;
   readonly faults: readonly RecordedFault[];
   /** Absent in records and serves from before closures were recorded: none. */
   readonly casino_closures?: readonly RecordedClosure[];

@@ -45,7 +45,7 @@ import {
   recordedFaults,
   recordedMarketClosures,
   recordedShocks,
-  type DisputeOutcome,
+  type DisputeResolution,
   type DroppedCounts,
   type RecordedDeposit,
   type RecordedMint,
@@ -67,7 +67,7 @@ export interface RecorderHeaderInput {
   readonly startMs: number;
   /** The run's platform settings; absent: the defaults (dispute outcome refund, no fault window). */
   readonly platform?: {
-    readonly disputeOutcome: DisputeOutcome;
+    readonly disputeOutcome: DisputeResolution;
     readonly faults: readonly FaultWindow[];
     readonly closures?: readonly GameClosure[];
     readonly trading?: { readonly shocks: readonly PriceShock[]; readonly closures: readonly MarketClosure[] };

@@ -33,7 +33,7 @@ import { keyChainOf, SIM_CHAIN_NAMES } from '../services/wallet/wallet-config.ts
 import type { Bindings } from './bindings.ts';
 import type { RecordedExchange } from './record-format.ts';
 
-export const WALLETS_MAX = 100_000;
+const WALLETS_MAX = 100_000;
 /** What the recorder writes for a secret (redactSecretsDeep). */
 const REDACTED = 'redacted';
 /** Two BIP-39 test mnemonics: their keys are well-formed and sign for no agent's wallet; the second stands in where the first is the sender. */

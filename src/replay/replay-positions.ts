@@ -20,7 +20,7 @@
 import type { Micro } from '../core/money.ts';
 import type { OperationInput, OperationResult, ReadOutcome } from '../live.ts';
 
-export const HELD_MAX = 100_000;
+const HELD_MAX = 100_000;
 
 export interface HeldPosition {
   readonly agent: string;

@@ -21,9 +21,9 @@
 import type { HttpMethod, Mount, TransportRequest } from '../client/transport.ts';
 import { assert } from '../core/assert.ts';
 import { Bindings } from './bindings.ts';
-import { DIFFERENCE_KINDS, type Difference, type DifferenceKind, type Finding } from './difference.ts';
+import { DIFFERENCE_KINDS, type Difference, type DifferenceKind, type ReplayDifference } from './difference.ts';
 import { endpointName } from './endpoint-name.ts';
-import { valueAt } from './json-pointer.ts';
+import { valueAtPointer } from './json-pointer.ts';
 import type { JsonValue } from '../core/errors.ts';
 import type { RecordedExchange, RecordedRequest } from './record-format.ts';
 import { rebindRequest, type LiveValues } from './rebinding.ts';
@@ -147,7 +147,7 @@ export class ReplaySession {
     this.sent++;
     this.sentByEndpoint.set(endpoint, (this.sentByEndpoint.get(endpoint) ?? 0) + 1);
     for (const pointer of this.references.pointersOf(exchange.seq) ?? []) {
-      const value = valueAt(answer.body, pointer);
+      const value = valueAtPointer(answer.body, pointer);
       if (typeof value === 'string') this.liveValues.set(`${exchange.seq} ${pointer}`, value);
     }
     this.file(
@@ -158,7 +158,7 @@ export class ReplaySession {
   }
 
   /** Files set-up findings (kind `setup`) under `seq` (0: before the first exchange). */
-  fileSetup(seq: number, endpoint: string, findings: readonly Finding[]): void {
+  fileSetup(seq: number, endpoint: string, findings: readonly ReplayDifference[]): void {
     this.file(seq, endpoint, findings);
   }
 
@@ -230,7 +230,7 @@ export class ReplaySession {
     };
   }
 
-  private file(seq: number, endpoint: string, findings: readonly Finding[]): void {
+  private file(seq: number, endpoint: string, findings: readonly ReplayDifference[]): void {
     for (const finding of findings) {
       this.total++;
       this.byKind[finding.kind]++;

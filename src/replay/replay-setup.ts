@@ -19,7 +19,7 @@
  * answer stops that kind.
  */
 import type { JsonValue } from '../core/errors.ts';
-import type { Finding } from './difference.ts';
+import type { ReplayDifference } from './difference.ts';
 import { isObject } from './json-pointer.ts';
 import {
   DEFAULT_RECORDED_PLATFORM,
@@ -140,8 +140,8 @@ function parseTradingView(
 }
 
 /** One `setup` finding per differing setting: the dispute outcome, each fault window by position. */
-export function platformFindings(expected: RecordedPlatform, actual: RecordedPlatform): Finding[] {
-  const findings: Finding[] = [];
+export function platformFindings(expected: RecordedPlatform, actual: RecordedPlatform): ReplayDifference[] {
+  const findings: ReplayDifference[] = [];
   if (expected.dispute_outcome !== actual.dispute_outcome) {
     findings.push({
       kind: 'setup',
@@ -198,7 +198,7 @@ export function platformFindings(expected: RecordedPlatform, actual: RecordedPla
 
 /** One finding per position where the recorded and served lists differ. */
 function listFindings<T>(
-  findings: Finding[],
+  findings: ReplayDifference[],
   pointer: string,
   wanted: readonly T[],
   served: readonly T[],
@@ -299,12 +299,12 @@ function judgeSetup(
     readonly expected: JsonValue;
     readonly unsupportedNote: (status: number) => string;
   },
-): { findings: Finding[]; note: string | null; unsupported: boolean } {
+): { findings: ReplayDifference[]; note: string | null; unsupported: boolean } {
   switch (outcome.kind) {
     case 'applied':
       return { findings: [], note: null, unsupported: false };
     case 'refused': {
-      const finding: Finding = {
+      const finding: ReplayDifference = {
         kind: 'setup',
         pointer: describe.pointer,
         expected: describe.expected,
@@ -354,7 +354,7 @@ class AgentSetupPlan<V, C extends { readonly seq: number; readonly agentId: stri
   }
 
   /** Findings (a refused call) and a note (the first unsupported answer) for one outcome. */
-  observe(call: C, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
+  observe(call: C, outcome: SetupOutcome): { findings: ReplayDifference[]; note: string | null } {
     const { findings, note, unsupported } = judgeSetup(outcome, {
       pointer: `${this.describe.pointer}/${call.agentId}`,
       expected: this.describe.expected(this.describe.valueOf(call)),
@@ -426,7 +426,7 @@ export class MintPlan {
     }));
   }
 
-  observe(call: MintCall, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
+  observe(call: MintCall, outcome: SetupOutcome): { findings: ReplayDifference[]; note: string | null } {
     const { findings, note, unsupported } = judgeSetup(outcome, {
       pointer: `mint/${call.chain}/${call.address}`,
       expected: mintJson(call),

@@ -14,7 +14,7 @@
  */
 import type { JsonValue } from '../core/errors.ts';
 import type { Bindings } from './bindings.ts';
-import type { Finding } from './difference.ts';
+import type { ReplayDifference } from './difference.ts';
 import { alignByIdentifier } from './array-alignment.ts';
 import { isIdentifierLike, isIsoTime } from './identifier-rule.ts';
 import { escapeToken, isObject } from './json-pointer.ts';
@@ -46,8 +46,8 @@ export function jsonType(value: unknown): string {
   return typeof value;
 }
 
-export function diffResponse(recorded: RecordedResponse, live: LiveAnswer, options: DiffOptions): Finding[] {
-  const findings: Finding[] = [];
+export function diffResponse(recorded: RecordedResponse, live: LiveAnswer, options: DiffOptions): ReplayDifference[] {
+  const findings: ReplayDifference[] = [];
   if (recorded.status !== live.status) {
     findings.push({
       kind: 'status',
@@ -68,7 +68,7 @@ function diffHeaders(
   recorded: Readonly<Record<string, string>>,
   live: Readonly<Record<string, string>>,
   options: DiffOptions,
-  findings: Finding[],
+  findings: ReplayDifference[],
 ): void {
   for (const [name, expected] of Object.entries(recorded)) {
     if (!options.exactTime && EXACT_TIME_HEADERS.includes(name)) continue;
@@ -89,7 +89,7 @@ interface Place {
 /** What every comparison of one answer shares: the options, and the findings it adds to. */
 interface DiffRun {
   readonly options: DiffOptions;
-  readonly findings: Finding[];
+  readonly findings: ReplayDifference[];
 }
 
 /** The place of a child (`step`: its pointer token) named by `key`. */

@@ -26,7 +26,7 @@ export const REPLAY_FUND_MICRO: Readonly<Record<AccountService, Micro>> = {
   trading: 1_000_000_000n,
   domains: 1_000_000_000n,
 };
-export const ACCOUNTS_MAX = 10_000;
+const ACCOUNTS_MAX = 10_000;
 
 export interface ServiceAccount {
   readonly agentId: string;

@@ -163,7 +163,7 @@ export interface RequestTraceData {
 }
 
 /** A scenario fault window, in virtual instants: the service answers `answer` in [fromMs, untilMs). */
-export interface FaultWindow {
+interface FaultWindow {
   readonly service: string;
   readonly fromMs: number;
   readonly untilMs: number;

@@ -16,7 +16,7 @@ import { parseDecimal, parseNumber, usdc, type Micro } from '../core/money.ts';
 import type { GameId } from '../services/casino/games/game.ts';
 import { isFailure } from '../core/errors.ts';
 import type { WalletChain } from '../services/wallet/keys/wallet-keys.ts';
-import { assetByAddress, isWalletChain, nativeAsset, parseAmount } from '../services/wallet/wallet-assets.ts';
+import { assetByAddress, nativeAsset, parseAmount } from '../services/wallet/wallet-assets.ts';
 import { formatDuration, parseDuration } from './duration.ts';
 import {
   DEFAULT_START,
@@ -32,6 +32,7 @@ import { pathText, readScenarioSource, type ScenarioSource } from './scenario-so
 import type { ServiceName } from '../platform/platform.ts';
 import type { LoadSection } from './load-schema.ts';
 import { MAX_SCENARIO_CHARS } from './scenario-size.ts';
+import { isWalletChain } from '../services/wallet/keys/wallet-chain.ts';
 
 export type { InvariantName } from './scenario-schema.ts';
 

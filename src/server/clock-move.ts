@@ -27,7 +27,7 @@ import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 
 /** The work of one slice, in ms of wall time: well under the 100 ms a health probe may wait. */
-export const SLICE_MS = 20;
+const SLICE_MS = 20;
 /** The bounds of one advance's virtual span (adaptStep): one ms to a year. */
 const STEP_MIN_MS = 1;
 const STEP_MAX_MS = 365 * 86_400_000;

@@ -23,7 +23,7 @@ import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { runSimulation, type SimulationResult, isLivenessLimit } from '../sim.ts';
+import { runSimulationWith, type SimulationResult, isLivenessLimit } from '../sim.ts';
 import { formatDuration, parseDuration } from '../scenario/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../scenario/scenario.ts';
 import { shrinkPropertyActions } from './shrink-actions.ts';
@@ -187,7 +187,7 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     const scenario = parse(text, options.fileName);
     if (typeof scenario === 'string') return scenario;
     runs++;
-    const result = await runSimulation(scenario, {
+    const result = await runSimulationWith(scenario, {
       agents: AGENTS,
       seed: options.seed,
       defects: options.defects,

@@ -26,8 +26,13 @@ import { challengeAccount } from '../services/casino/challenges/challenge-record
 import { crashRoundAccount } from '../services/casino/crash-rounds.ts';
 import { CASINO_HOUSE } from '../services/casino/referral-commission.ts';
 import { tournamentAccount } from '../services/casino/tournaments/tournament-record.ts';
-import { holdAccount as videoPokerAccount } from '../services/casino/video-poker-hands.ts';
-import { TRADING_HOUSE, TRADING_INSURANCE, holdAccount, marginAccount } from '../services/trading/trading-record.ts';
+import { videoPokerHoldAccount as videoPokerAccount } from '../services/casino/video-poker-hands.ts';
+import {
+  TRADING_HOUSE,
+  TRADING_INSURANCE,
+  tradingHoldAccount,
+  marginAccount,
+} from '../services/trading/trading-record.ts';
 
 interface HolderGroup {
   readonly name: string;
@@ -55,7 +60,7 @@ const HOLDER_GROUPS: readonly HolderGroup[] = [
   { name: 'trading house', exact: TRADING_HOUSE },
   { name: 'trading insurance', exact: TRADING_INSURANCE },
   { name: 'trading margin held', prefixes: [prefixOf(marginAccount)] },
-  { name: 'trading order reserves', prefixes: [prefixOf(holdAccount)] },
+  { name: 'trading order reserves', prefixes: [prefixOf(tradingHoldAccount)] },
 ];
 const OTHER = 'other accounts';
 /** Every row name of the table in its order (the sweep's money columns: one per row, zeros included). */

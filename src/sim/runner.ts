@@ -1,5 +1,5 @@
 /**
- * runScenario: one deterministic simulation run of a scenario, in-process, under a virtual clock.
+ * runScenarioWith: one deterministic simulation run of a scenario, in-process, under a virtual clock.
  *
  * Loop: agent wake-ups (setup, then steps) wait in a Scheduler ordered by (time, sequence).
  * Before each one, platform timers and hourly audits due at or before its instant run at their
@@ -26,7 +26,7 @@ import type { Scenario } from '../scenario/scenario.ts';
 import { Simulation, type ExchangeRecorder } from './simulation.ts';
 import type { RunAgent } from '../agent/run-agent.ts';
 
-export interface RunOptions {
+export interface SimRunOptions {
   readonly seed: string | number;
   readonly defects?: readonly DefectName[];
   readonly recorder?: ExchangeRecorder;
@@ -72,11 +72,11 @@ const PROGRESS_STEPS = 100;
 /** How often `pause` is awaited: rare enough to cost nothing, often enough that Ctrl-C stops a run at once. */
 export const PAUSE_EVERY_WAKES = 4_096;
 
-export async function runScenario(scenario: Scenario, options: RunOptions): Promise<RunRecord> {
-  return (await runSimulation(scenario, options)).record;
+export async function runScenarioWith(scenario: Scenario, options: SimRunOptions): Promise<RunRecord> {
+  return (await runSimulationWith(scenario, options)).record;
 }
 
-export async function runSimulation(scenario: Scenario, options: RunOptions): Promise<SimulationResult> {
+export async function runSimulationWith(scenario: Scenario, options: SimRunOptions): Promise<SimulationResult> {
   const seed = String(options.seed);
   const sim = new Simulation(scenario, {
     seed,

@@ -60,10 +60,10 @@ import { RunAgent, type AgentHost } from '../agent/run-agent.ts';
 import { StreamedEvents } from './streamed-events.ts';
 import { simulatedIp } from '../agent/simulated-ip.ts';
 import type { AnyAgentDefinition, PlatformFacts } from '../agent/agent.ts';
+import { HOUR_MS } from '../agent/agent-kit.ts';
 
 const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 
-export const HOUR_MS = 3_600_000;
 /** More requests than this in one agent step is a runaway agent (a liveness limit). */
 export const REQUESTS_PER_STEP_MAX = 20_000;
 

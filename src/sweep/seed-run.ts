@@ -15,7 +15,7 @@ import type { ProbeHits } from '../report/run-record.ts';
 import { digestReports } from '../report/write-reports.ts';
 import { seedFigures, type SeedFigures } from './seed-figures.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { runSimulation } from '../sim.ts';
+import { runSimulationWith } from '../sim.ts';
 import type { AnyAgentDefinition } from '../agent/agent.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { reproduceCommand } from './reproduce-command.ts';
@@ -55,7 +55,7 @@ export async function runSeed(
 ): Promise<SeedResult> {
   const reproduce = reproduceCommand(file, seed, defects, swarm);
   try {
-    const result = await runSimulation(scenario, { agents, seed, defects, reproduce, streamEvents: true });
+    const result = await runSimulationWith(scenario, { agents, seed, defects, reproduce, streamEvents: true });
     const { record } = result;
     try {
       const failure =

@@ -79,7 +79,7 @@ function rowOf(parsed: z.infer<typeof row>): SweepRow {
   return { ...rest, figures: figuresOut, probes: probesOf(probes ?? null) };
 }
 
-export type MergeResult =
+type MergeResult =
   | {
       readonly ok: true;
       readonly report: SweepReport;

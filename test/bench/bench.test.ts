@@ -84,6 +84,8 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
         serve: {
           missing: string | null;
           read: { rounds: unknown[]; serve_over_bare: number | null };
+          balance: { rounds: unknown[]; serve_over_bare: number | null; answer_bytes: number | null };
+          bet: { rounds: unknown[]; serve_over_bare: number | null; answer_bytes: number | null };
           write: { rounds: unknown[]; serve_over_bare: number | null };
         };
       };
@@ -148,6 +150,11 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     if (report.load.serve.missing === null) {
       expect(report.load.serve.read.rounds).toHaveLength(1);
       expect(report.load.serve.write.serve_over_bare).toBeGreaterThan(0);
+      // The keyed read and the bet, with an enterprise key, each against a bare server of the same bytes.
+      for (const keyed of [report.load.serve.balance, report.load.serve.bet]) {
+        expect(keyed.serve_over_bare).toBeGreaterThan(0);
+        expect(keyed.answer_bytes).toBeGreaterThan(100);
+      }
     } else expect(report.load.serve.missing).toContain('wrk');
     expect(report.checks['load_dropped_iterations']).toBe(0);
     expect(report.checks['load_failed_requests']).toBe(0);

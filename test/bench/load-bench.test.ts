@@ -105,8 +105,13 @@ describe('the load part in the report', () => {
     connections: 50,
     seconds: 10,
     saturation: { oneThread: 10_000, twoThreads: 10_300 },
-    read: [{ bare: wrk(10_000), serve: wrk(4_000) }],
-    write: [{ bare: wrk(8_000), serve: wrk(2_000) }],
+    rounds: {
+      read: [{ bare: wrk(10_000), serve: wrk(4_000) }],
+      balance: [{ bare: wrk(10_000), serve: wrk(7_000) }],
+      bet: [{ bare: wrk(10_000), serve: wrk(3_000) }],
+      write: [{ bare: wrk(8_000), serve: wrk(2_000) }],
+    },
+    answerBytes: { read: 1017, balance: 452, bet: 733 },
     troubles: [],
   };
   const load = (afp: readonly number[], k6: boolean): LoadPartResult => ({
@@ -166,10 +171,22 @@ describe('the load part in the report', () => {
     expect(table).toContain(
       '  generator check (bare read): wrk 1 thread 10000/s, 2 threads 10300/s (x1.03): the server sets the rate, not wrk',
     );
-    expect(table).toContain('  read (GET gossip) serve/bare req/s   median 0.400');
-    expect(table).toContain('  write (POST register) serve/bare req/s   median 0.250');
+    expect(table).toContain(
+      '  read (GET gossip, no key) serve/bare req/s   median 0.400  target >= 0.60  MISS  (rounds serve/bare: 4000/10000; failed 0; both answer 1017 bytes)',
+    );
+    expect(table).toContain(
+      '  balance (GET auth/balance, enterprise key) serve/bare req/s   median 0.700  target >= 0.60  PASS',
+    );
+    expect(table).toContain(
+      '  bet (POST games/coin-flip, enterprise key) serve/bare req/s   median 0.300  target >= 0.60  MISS',
+    );
+    expect(table).toContain('  write (POST register) serve/bare req/s   median 0.250  (rounds');
     const json = JSON.parse(formatJson(result(load([9_500, 8_000, 12_000], true)))) as {
-      load: { target: unknown; ratios: { afp_over_autocannon: number }; serve: { write: { serve_over_bare: number } } };
+      load: {
+        target: unknown;
+        ratios: { afp_over_autocannon: number };
+        serve: Record<string, { serve_over_bare: number; answer_bytes: number | null; target?: number }>;
+      };
     };
     expect(json.load.target).toEqual({
       afp_over_autocannon_min: 0.9,
@@ -180,17 +197,39 @@ describe('the load part in the report', () => {
       stall_verdict: 'PASS',
     });
     expect(json.load.ratios.afp_over_autocannon).toBeCloseTo(0.95, 6);
-    expect(json.load.serve.write.serve_over_bare).toBeCloseTo(0.25, 6);
+    expect(json.load.serve['write']?.serve_over_bare).toBeCloseTo(0.25, 6);
+    expect(json.load.serve['bet']).toMatchObject({ answer_bytes: 733, target: 0.6 });
+    expect(json.load.serve['write']).not.toHaveProperty('target');
   });
 
   test('without k6 or wrk the report says why instead of a verdict', () => {
-    const part = { ...load([9_500], false), serve: { ...serve, missing: 'wrk is not installed', read: [], write: [] } };
+    const part = {
+      ...load([9_500], false),
+      serve: { ...serve, missing: 'wrk is not installed', rounds: { read: [], balance: [], bet: [], write: [] } },
+    };
     const table = formatTable(result(part));
     expect(table).toContain('afp / k6 req/s        : not measured (no k6 binary)  target >= 1.00');
     expect(table).toContain('  not measured: wrk is not installed');
     expect((JSON.parse(formatJson(result(part))) as { load: { target: unknown } }).load.target).toMatchObject({
       afp_over_k6_verdict: null,
     });
+  });
+});
+
+describe('the fixed bare server', () => {
+  test('answers the given status and bytes after reading the body; a body that is not JSON gets 400', async () => {
+    const body = '{"bet_id":"bet_1","won":false}';
+    const server = await startLoadServer({ kind: 'fixed', status: 200, body });
+    try {
+      const read = await fetch(`${server.url}endpoint`, { headers: { authorization: 'Bearer k' } });
+      expect([read.status, await read.text()]).toEqual([200, body]);
+      const bet = await fetch(`${server.url}endpoint`, { method: 'POST', body: '{"side":"heads","amount":0.01}' });
+      expect([bet.status, await bet.text()]).toEqual([200, body]);
+      const bad = await fetch(`${server.url}endpoint`, { method: 'POST', body: 'nope' });
+      expect(bad.status).toBe(400);
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -219,7 +258,15 @@ describe.skipIf(WRK === null)('wrk against the bare API (skipped when wrk is not
       const options = { threads: 1, connections: 4, seconds: 1 } as const;
       const read = await wrkRun(WRK ?? '', { ...options, url: `${child.url}gossip`, method: 'GET' });
       const write = await wrkRun(WRK ?? '', { ...options, url: `${child.url}register`, method: 'POST' });
-      for (const run of [read, write]) {
+      // A keyed bet's shape: a header and one fixed body on every POST (the api server answers each 201).
+      const keyed = await wrkRun(WRK ?? '', {
+        ...options,
+        url: `${child.url}register`,
+        method: 'POST',
+        headers: { Authorization: 'Bearer sk_"quoted"' },
+        body: '{"agent_id":"same"}',
+      });
+      for (const run of [read, write, keyed]) {
         expect(run).toMatchObject({ failed: 0 });
         expect(typeof run === 'object' && run.perSecond > 0 && run.requests > 0).toBe(true);
       }

@@ -2,12 +2,12 @@
 // FAILED with those findings, the seed and a reproduce command that carries --fail-on; --json's
 // failure is of kind `findings` (it said `ok:` beside exit 3, failure null, no --fail-on). Pure.
 import { describe, expect, test } from 'vitest';
-import { reproduceOf } from '../../src/check/dialect/run-dialect-check.ts';
+import { checkReproduceCommand } from '../../src/check/dialect/run-dialect-check.ts';
 import type { CheckResult } from '../../src/check/run-check.ts';
 import { checkRecordFields, formatOutcome } from '../../src/cli/check-outcome.ts';
 import { reportChecks, reportFailure } from '../../src/cli/check-reports.ts';
 
-const REPRODUCE = reproduceOf({ targetSpec: 'T.yaml', seed: 3, runs: 10, failOn: 'minor' }, null);
+const REPRODUCE = checkReproduceCommand({ targetSpec: 'T.yaml', seed: 3, runs: 10, failOn: 'minor' }, null);
 
 const HELD: CheckResult = {
   ok: true,
@@ -22,7 +22,7 @@ const HELD: CheckResult = {
 describe('afp check verdict', () => {
   test('the reproduce command carries --fail-on when it is not the default, and not otherwise', () => {
     expect(REPRODUCE).toBe('npx afp check --target T.yaml --seed 3 --runs 10 --fail-on minor');
-    expect(reproduceOf({ targetSpec: 'T.yaml', seed: 3, runs: 10, failOn: 'major' }, null)).toBe(
+    expect(checkReproduceCommand({ targetSpec: 'T.yaml', seed: 3, runs: 10, failOn: 'major' }, null)).toBe(
       'npx afp check --target T.yaml --seed 3 --runs 10',
     );
   });

@@ -1,7 +1,7 @@
-// The reproduce line `afp replay` prints (src/cli/replay.ts reproduceCommand): the run's own flags,
+// The reproduce line `afp replay` prints (src/cli/replay.ts reproduceReplayCommand): the run's own flags,
 // shell-quoted only where a word needs it, so the line pastes as is, a path with a space included.
 import { describe, expect, test } from 'vitest';
-import { reproduceCommand } from '../../src/cli/replay.ts';
+import { reproduceReplayCommand } from '../../src/cli/replay.ts';
 
 const FLAGS = {
   file: 'run.jsonl',
@@ -14,13 +14,13 @@ const FLAGS = {
 
 describe('the replay reproduce line', () => {
   test('plain words stay as they were, and default --out and --fail-on are left out', () => {
-    expect(reproduceCommand(FLAGS)).toBe(
+    expect(reproduceReplayCommand(FLAGS)).toBe(
       'npx afp replay run.jsonl --target http://127.0.0.1:8700 --speed max --sync-clock auto',
     );
   });
 
   test('a path with a space or a quote is quoted for the shell; given --out and --fail-on are kept', () => {
-    expect(reproduceCommand({ ...FLAGS, file: 'my runs/a.jsonl', out: "it's here", failOn: 'minor' })).toBe(
+    expect(reproduceReplayCommand({ ...FLAGS, file: 'my runs/a.jsonl', out: "it's here", failOn: 'minor' })).toBe(
       `npx afp replay 'my runs/a.jsonl' --target http://127.0.0.1:8700 --speed max --sync-clock auto --out 'it'\\''s here' --fail-on minor`,
     );
   });

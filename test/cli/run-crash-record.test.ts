@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { runScenario } from '../../src/cli/run-scenario.ts';
+import { runLoadedScenario } from '../../src/cli/run-scenario.ts';
 import { readScenarioFile } from '../../src/cli/scenario-file.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
 import type { AnyAgentDefinition } from '../../src/agent/agent.ts';
@@ -44,7 +44,7 @@ test('a run that crashes writes its record so far, complete: false, with the cou
     swarm: false,
     quiet: true,
   };
-  const { exitCode: code } = await runScenario(flags, { ...loaded, agents }, '7', io, () => {});
+  const { exitCode: code } = await runLoadedScenario(flags, { ...loaded, agents }, '7', io, () => {});
   expect(code).toBe(EXIT.crash);
   expect(err.join('')).toContain('an archetype bug');
   expect(err.join('')).toContain(`afp run: the record of the run up to the crash (complete: false) is in ${file}`);

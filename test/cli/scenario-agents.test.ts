@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { AGENT_NAMES, AGENTS, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
 import { runAgents } from '../../src/cli/agents.ts';
 import { nameFromFile, runScenarioCommand, starterScenarioText } from '../../src/cli/scenario.ts';
-import { runScenario } from '../../src/sim/runner.ts';
+import { runScenarioWith } from '../../src/sim/runner.ts';
 import { parseScenario } from '../../src/scenario/scenario.ts';
 import { archetypeParamsJsonSchema } from '../../src/scenario/scenario-schema.ts';
 
@@ -37,7 +37,7 @@ describe('afp scenario new', () => {
     expect(parsed.ok ? [] : parsed.errors).toEqual([]);
     if (!parsed.ok) return;
     expect(parsed.scenario.name).toBe('starter');
-    const record = await runScenario(parsed.scenario, { agents: AGENTS, seed: parsed.scenario.seed });
+    const record = await runScenarioWith(parsed.scenario, { agents: AGENTS, seed: parsed.scenario.seed });
     expect(record.outcome).toBe('completed');
     expect(record.escrows.length).toBeGreaterThan(0);
     for (const invariant of record.invariants) expect(invariant.violations, invariant.name).toBe(0);

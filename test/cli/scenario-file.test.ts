@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { readScenarioFile } from '../../src/cli/scenario-file.ts';
 import { digestReports } from '../../src/report/write-reports.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-scenario-file-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -79,7 +79,7 @@ describe('readScenarioFile', () => {
     const read = await readScenarioFile(scenarioFile('digest.yaml', MIXED));
     if (!read.ok) throw new Error(read.message);
     const digestWith = async (agents: typeof AGENTS): Promise<string> => {
-      const result = await runSimulation(read.scenario, { agents, seed: read.scenario.seed });
+      const result = await runSimulationWith(read.scenario, { agents, seed: read.scenario.seed });
       expect(result.failure).toBeNull();
       return digestReports(result.record, read.scenario.reports);
     };

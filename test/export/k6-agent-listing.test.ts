@@ -20,7 +20,7 @@ import type { K6RequestParams, K6Response } from '../../src/export/k6/k6-transpo
 import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
 import { agentName } from '../../src/agent/run-agent.ts';
 
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
@@ -30,7 +30,7 @@ const RUN_TAG = 't';
 const SELLER = `${agentName('escrow-seller', 0)}-${RUN_TAG}`;
 /** Past the buyers' escrow_every: a buyer's next step creates an escrow. */
 const ESCROW_DUE_MS = 2 * 60_000;
-const SCENARIO = scenarioFromText(
+const SCENARIO = scenarioFromTable(
   `
 name: listing
 seed: 1

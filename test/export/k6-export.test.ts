@@ -16,7 +16,7 @@ import { exportK6Script } from '../../src/export/k6/k6-script.ts';
 import { ALL_ROUTES as BUNDLED_ROUTES } from '../../src/export/k6/shims/route-rows.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { AGENTS } from '../../agents/index.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SMOKE = join(ROOT, 'scenarios', 'k6-smoke.yaml');
@@ -195,7 +195,7 @@ describe('the load profile as k6 options', () => {
 });
 
 describe('the script', () => {
-  const smoke = scenarioFromText(readFileSync(SMOKE, 'utf8'), { agents: AGENTS, fileName: SMOKE });
+  const smoke = scenarioFromTable(readFileSync(SMOKE, 'utf8'), { agents: AGENTS, fileName: SMOKE });
 
   test("byte-stable, valid JavaScript, header with scenario, seed and version, afp's agents bundled with no node module", async () => {
     const first = await exportK6Script(smoke, OPTIONS);
@@ -269,7 +269,7 @@ describe('the script', () => {
   test('carries every shipped scenario as the parser read it: its literal reads back the same populations, money as bigint', () => {
     for (const name of readdirSync(join(ROOT, 'scenarios')).filter((file) => file.endsWith('.yaml'))) {
       const text = readFileSync(join(ROOT, 'scenarios', name), 'utf8');
-      const { populations } = scenarioFromText(text, { agents: AGENTS, fileName: name });
+      const { populations } = scenarioFromTable(text, { agents: AGENTS, fileName: name });
       const literal = jsLiteral(jsValueOf(populations));
       expect(runInNewContext(`(${literal})`), name).toEqual(populations);
     }

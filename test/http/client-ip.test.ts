@@ -1,9 +1,10 @@
 // The originating IP: the peer, or (from a trusted proxy) the rightmost X-Forwarded-For entry outside the trusted ranges.
 // firstForwarded's fast answer for a bare address (no comma, nothing trim would cut) must equal the general split-and-trim.
+import { BlockList, isIP } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { firstForwarded, forwardedBeyondLoopback, originatingIp } from '../../src/http/client-ip.ts';
-import { LOOPBACK_PROXIES, NO_PROXIES, TrustedProxies } from '../../src/http/trusted-proxies.ts';
+import { ipv4Value, LOOPBACK_PROXIES, NO_PROXIES, TrustedProxies } from '../../src/http/trusted-proxies.ts';
 
 /** The definition: the text before the first comma, trimmed; none when empty or over 64 characters. */
 function reference(value: string): string | undefined {
@@ -173,5 +174,53 @@ describe('forwardedBeyondLoopback', () => {
     const flood = Array.from({ length: 33 }, () => '127.0.0.1').join(',');
     expect(forwardedBeyondLoopback({ ...none, xForwardedFor: flood })).toBe('more than 32 clients');
     expect(forwardedBeyondLoopback({ ...none, xForwardedFor: 'x'.repeat(100) })).toBe('x'.repeat(64));
+  });
+});
+
+describe('TrustedProxies.contains: IPv4 compared as numbers', () => {
+  /** The definition: node:net's BlockList over the same ranges (an IPv6 range may hold an IPv4-mapped address). */
+  function blockListContains(ranges: readonly string[], address: string): boolean {
+    const list = new BlockList();
+    for (const range of ranges) {
+      const [base = '', prefix] = range.split('/');
+      const family = isIP(base) === 4 ? 'ipv4' : 'ipv6';
+      list.addSubnet(base, Number(prefix ?? (family === 'ipv4' ? 32 : 128)), family);
+    }
+    return list.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
+  }
+
+  const octet = fc.integer({ min: 0, max: 255 });
+  const ipv4 = fc.tuple(octet, octet, octet, octet).map((parts) => parts.join('.'));
+  const range = fc.oneof(
+    fc.tuple(ipv4, fc.integer({ min: 0, max: 32 })).map(([base, prefix]) => `${base}/${prefix}`),
+    fc.constantFrom('::1/128', 'fd00::/8', '::/0', '::ffff:10.0.0.0/104', '::ffff:0:0/96', '::/96', '64:ff9b::/96'),
+  );
+
+  test('answers as BlockList for any IPv4 address and any ranges, IPv6 ones included', () => {
+    fc.assert(
+      fc.property(fc.array(range, { maxLength: 5 }), ipv4, (ranges, address) => {
+        const trusted = TrustedProxies.parse(ranges);
+        if ('errors' in trusted) throw new Error(trusted.errors.join('; '));
+        expect(trusted.contains(address)).toBe(blockListContains(ranges, address));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('ipv4Value reads what isIP calls IPv4, and nothing else', () => {
+    for (const text of ['0.0.0.0', '255.255.255.255', '10.1.2.3', '127.0.0.1'])
+      expect(ipv4Value(text)).toBe(text.split('.').reduce((value, part) => value * 256 + Number(part), 0));
+    for (const text of ['01.2.3.4', '1.2.3', '1.2.3.4.5', '256.1.1.1', '1..2.3', '', '::1', '1.2.3.4 ', 'a.b.c.d'])
+      expect([text, ipv4Value(text)]).toEqual([text, isIP(text) === 4 ? ipv4Value(text) : -1]);
+    // Texts of digits and dots (near-addresses), and any text.
+    const nearly = fc
+      .array(fc.constantFrom('0', '1', '2', '5', '9', '.', '25', '255', '256'), { maxLength: 9 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(nearly, fc.string({ maxLength: 16 })), (text) => {
+        expect(ipv4Value(text) >= 0).toBe(isIP(text) === 4);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

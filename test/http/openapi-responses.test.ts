@@ -19,8 +19,8 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Router } from '../../src/http/router.ts';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runScenario } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 import { schemaChecker, type SchemaCheck } from './openapi-ajv.ts';
 import { deployedOpenApiTour, openApiTour, renderOpenApiExamples } from './openapi-tour.ts';
@@ -163,7 +163,7 @@ describe("the deployed dialect's bodies against its documents", () => {
 
 describe('success bodies of a simulated population against the documents', () => {
   test("every success answer of a day of every archetype fits its row's schema", async () => {
-    const scenario = scenarioFromText(POPULATION, { agents: AGENTS });
+    const scenario = scenarioFromTable(POPULATION, { agents: AGENTS });
     const router = new Router(ALL_ROUTES);
     const problems: string[] = [];
     const rowsSeen = new Set<string>();
@@ -180,7 +180,7 @@ describe('success bodies of a simulated population against the documents', () =>
         checked += 1;
       },
     };
-    await runScenario(scenario, { seed: 5, agents: AGENTS, recorder });
+    await runScenarioWith(scenario, { seed: 5, agents: AGENTS, recorder });
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(1_000);
     expect(rowsSeen.size).toBeGreaterThan(30);

@@ -21,8 +21,8 @@ import { Platform } from '../../src/platform/platform.ts';
 import { adminIntercept } from '../../src/server/admin.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { ServeClock } from '../../src/server/serve-clock.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runScenario } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../src/sim/runner.ts';
 import { casinoTour } from './casino/casino-world.ts';
 import { domainsTour } from './domains/domains-tour.ts';
 import { walletTour } from './wallet/wallet-tour.ts';
@@ -370,7 +370,7 @@ describe('documented statuses against the dispatcher', () => {
   });
 
   test('every status a simulated population meets (bad input and a rate-limit abuser included) is documented for its row', async () => {
-    const scenario = scenarioFromText(
+    const scenario = scenarioFromTable(
       `
 name: openapi-statuses
 seed: 3
@@ -384,7 +384,7 @@ populations:
 `,
       { agents: AGENTS },
     );
-    const record = await runScenario(scenario, { seed: 3, agents: AGENTS });
+    const record = await runScenarioWith(scenario, { seed: 3, agents: AGENTS });
     const seen = new Set<string>();
     for (const row of record.endpoints) {
       const route = ALL_ROUTES.find((candidate) => candidate.id === row.endpoint);

@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { readAnswer } from '../../src/live/read-answer.ts';
 import { dialectByName } from '../../src/live/dialects/index.ts';
-import { coinOfSymbol } from '../../src/live/dialects/deployed/trading.ts';
+import { wireCoinOfSymbol } from '../../src/live/dialects/deployed/trading.ts';
 import { Bindings } from '../../src/replay/bindings.ts';
 import { compareOutcomes, type ResultDifference } from '../../src/replay/operation-diff.ts';
 import { ReplayDivergence } from '../../src/replay/replay-divergence.ts';
@@ -199,10 +199,10 @@ describe('reading a deployment', () => {
   });
 
   test("a perpetual's deployed coin: a crypto asset bare, a real-world asset under xyz:", () => {
-    expect(coinOfSymbol('BTC-PERP')).toBe('BTC');
-    expect(coinOfSymbol('GOLD-PERP')).toBe('xyz:GOLD');
-    expect(coinOfSymbol('TSLA-PERP')).toBe('xyz:TSLA');
-    expect(coinOfSymbol('NOPE-PERP')).toBe('NOPE');
-    expect(coinOfSymbol('xyz:TSLA')).toBe('xyz:TSLA');
+    expect(wireCoinOfSymbol('BTC-PERP')).toBe('BTC');
+    expect(wireCoinOfSymbol('GOLD-PERP')).toBe('xyz:GOLD');
+    expect(wireCoinOfSymbol('TSLA-PERP')).toBe('xyz:TSLA');
+    expect(wireCoinOfSymbol('NOPE-PERP')).toBe('NOPE');
+    expect(wireCoinOfSymbol('xyz:TSLA')).toBe('xyz:TSLA');
   });
 });

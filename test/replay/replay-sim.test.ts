@@ -12,7 +12,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { createRecorder } from '../../src/replay/recorder.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe } from '../../src/server/listeners.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   scenario = parsed.scenario;
   const recorder = createRecorder({ scenario: scenario.name, seed: '3', startMs: scenario.startMs });
-  const result = await runSimulation(scenario, { agents: AGENTS, seed: '3', recorder });
+  const result = await runSimulationWith(scenario, { agents: AGENTS, seed: '3', recorder });
   expect(result.record.outcome).toBe('completed');
   await recorder.finish(recordPath);
 });

@@ -4,8 +4,8 @@
 // writes (and digests) exactly the files it did before they existed.
 import { describe, expect, test } from 'vitest';
 import { renderReports } from '../../src/report/write-reports.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runScenario } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 
 const ALL = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html'] as const;
@@ -30,9 +30,9 @@ function text(files: readonly { file: string; text: string }[], name: string): s
 
 describe('casino reports of afp run', () => {
   test('casino.csv, report.html and the summary section are byte-stable for a seed; one chart per game with bets', async () => {
-    const scenario = scenarioFromText(CASINO, { agents: AGENTS });
-    const first = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 3 }), ALL);
-    const second = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 3 }), ALL);
+    const scenario = scenarioFromTable(CASINO, { agents: AGENTS });
+    const first = renderReports(await runScenarioWith(scenario, { agents: AGENTS, seed: 3 }), ALL);
+    const second = renderReports(await runScenarioWith(scenario, { agents: AGENTS, seed: 3 }), ALL);
     expect(second.digest).toBe(first.digest);
     expect(second.files).toEqual(first.files);
     expect(first.files.map((file) => file.file)).toEqual([
@@ -97,8 +97,8 @@ describe('casino reports of afp run', () => {
   });
 
   test('a run without casino bets writes and digests exactly the files it did before', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         'name: plain\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 5, style: mixed }\n',
         { agents: AGENTS },
       ),

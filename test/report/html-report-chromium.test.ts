@@ -11,12 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { Rng } from '../../src/core/rng.ts';
-import type {
-  BankrollSeries,
-  CasinoReportInput,
-  EdgePoint,
-  GameEdgeSeries,
-} from '../../src/report/html/casino-report-data.ts';
+import type { BankrollSeries, CasinoReportInput, GameEdgeSeries } from '../../src/report/html/casino-report-data.ts';
 import { renderCasinoReport } from '../../src/report/html/html-report.ts';
 import {
   CHROMIUM_SKIPPED,
@@ -27,6 +22,7 @@ import {
   runChromium,
   waitForNoProcessWith,
 } from './chromium.ts';
+import type { EdgePoint } from '../../src/audit/edge/edge-simulation.ts';
 
 const SKIP = CHROMIUM_SKIPPED;
 const WINDOW = { width: 1280, height: 2400 } as const;

@@ -5,7 +5,7 @@
 // archetypes, text length) with the first and last points kept. The headless-Chromium check that
 // every chart shows is html-report-chromium.test.ts.
 import { describe, expect, test } from 'vitest';
-import type { CasinoReportInput, EdgePoint, GameEdgeSeries } from '../../src/report/html/casino-report-data.ts';
+import type { CasinoReportInput, GameEdgeSeries } from '../../src/report/html/casino-report-data.ts';
 import { CASINO_REPORT_LIMITS } from '../../src/report/html/casino-report-data.ts';
 import type { ReportChartData } from '../../src/report/html/chart-data.ts';
 import { downsample } from '../../src/report/html/downsample.ts';
@@ -14,6 +14,7 @@ import { renderCasinoReport } from '../../src/report/html/html-report.ts';
 import { countText, percentText, usdcText } from '../../src/report/html/report-format.ts';
 import { betTicks } from '../../src/report/html/report-charts.ts';
 import { jsonScriptText } from '../../src/report/html/script-embedding.ts';
+import type { EdgePoint } from '../../src/audit/edge/edge-simulation.ts';
 
 const HOUR_MS = 3_600_000;
 

@@ -14,7 +14,7 @@ import type { RunRecord, TracedRequest } from '../../src/report/run-record.ts';
 import { renderTimelineHtml, TIMELINE_LANES_MAX } from '../../src/report/timeline-html.ts';
 import { renderReports } from '../../src/report/write-reports.ts';
 import { TRACE_REQUESTS_MAX, RequestTrace } from '../../src/sim/request-trace.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import {
   CHROMIUM_SKIPPED,
@@ -62,7 +62,11 @@ function scenario(text: string): Scenario {
 
 describe('timeline.html', () => {
   it('is written for a failing run, with lanes, status marks, the fault band and the violation', async () => {
-    const result = await runSimulation(scenario(SCENARIO), { agents: AGENTS, seed: '5', defects: ['mint-on-claim'] });
+    const result = await runSimulationWith(scenario(SCENARIO), {
+      agents: AGENTS,
+      seed: '5',
+      defects: ['mint-on-claim'],
+    });
     expect(result.failure?.invariant).toBe('conservation');
     const { files } = renderReports(result.record, ['summary', 'agents']);
     expect(files.map((file) => file.file)).toEqual(['agents.csv', 'timeline.html', 'summary.json']);
@@ -85,7 +89,7 @@ describe('timeline.html', () => {
   });
 
   it('is not written for a run that holds', async () => {
-    const result = await runSimulation(scenario(SCENARIO), { agents: AGENTS, seed: '5' });
+    const result = await runSimulationWith(scenario(SCENARIO), { agents: AGENTS, seed: '5' });
     expect(result.failure).toBeNull();
     expect(renderReports(result.record, ['summary', 'agents']).files.map((file) => file.file)).toEqual([
       'agents.csv',
@@ -147,7 +151,11 @@ describe('timeline.html', () => {
     { timeout: 3 * CHROMIUM_TIMEOUT_MS },
     async () => {
       const chromium = requireChromium();
-      const result = await runSimulation(scenario(SCENARIO), { agents: AGENTS, seed: '5', defects: ['mint-on-claim'] });
+      const result = await runSimulationWith(scenario(SCENARIO), {
+        agents: AGENTS,
+        seed: '5',
+        defects: ['mint-on-claim'],
+      });
       const page = join(work, 'timeline.html');
       writeFileSync(page, renderTimelineHtml(result.record));
       const window = { width: 1200, height: 900 };

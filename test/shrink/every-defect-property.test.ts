@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { shrinkRun } from '../../src/shrink/shrink-run.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario } from '../../src/scenario/scenario.ts';
 import { DEFECT_NAMES, type DefectName } from '../../src/services/shared/context.ts';
 
@@ -119,7 +119,7 @@ describe('every defect is found by a property population, then shrunk', () => {
       });
       if (!parsed.ok)
         throw new Error(`${row.defect}: the shrunk file does not parse: ${JSON.stringify(parsed.errors)}`);
-      const again = await runSimulation(parsed.scenario, {
+      const again = await runSimulationWith(parsed.scenario, {
         seed: row.seed ?? '1',
         defects: [row.defect],
         agents: AGENTS,

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { shrinkRun } from '../../src/shrink/shrink-run.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario } from '../../src/scenario/scenario.ts';
 import { DEFECT_SHRINK_RUNS, type DefectCase } from './defect-cases.ts';
 
@@ -34,6 +34,6 @@ export async function expectShrinks(row: DefectCase): Promise<void> {
     knownAgents: AGENT_NAMES,
   });
   if (!parsed.ok) throw new Error(`${row.defect}: the shrunk file does not parse: ${JSON.stringify(parsed.errors)}`);
-  const again = await runSimulation(parsed.scenario, { agents: AGENTS, seed, defects: [row.defect] });
+  const again = await runSimulationWith(parsed.scenario, { agents: AGENTS, seed, defects: [row.defect] });
   expect(again.failure?.invariant, `${row.defect}: the shrunk file run again`).toBe(row.invariant);
 }

@@ -4,8 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import type { GameId } from '../../src/services/casino/games/game.ts';
 import { ClosureSchedule } from '../../src/services/casino/closure-schedule.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runScenario } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 import { AGENTS } from '../../agents/index.ts';
 
@@ -14,7 +14,7 @@ const MINUTE_MS = 60_000;
 
 describe('scenario casino settings', () => {
   test('parse to micro-USDC and offsets', () => {
-    const scenario = scenarioFromText(
+    const scenario = scenarioFromTable(
       `name: c\nduration: 1d\npopulations: [{ agent: fixed-bettor, count: 1 }]\ncasino:\n  starting_deposit: 12.5\n  closures:\n    - { game: dice, from: 1h, for: 30m }\n    - { game: keno, from: 0s, for: 1d }\n`,
       { agents: AGENTS },
     );
@@ -50,8 +50,8 @@ describe('ClosureSchedule', () => {
 
 describe('a closure in a run', () => {
   test('refuses the game from exactly from to exactly from + for, other games untouched', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: closure
 duration: 3h

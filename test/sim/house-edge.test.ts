@@ -11,8 +11,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { CORE_GAME_IDS } from '../../src/services/casino/games/game.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 import { AGENTS } from '../../agents/index.ts';
 
@@ -36,7 +36,7 @@ function smallHouseEdge(): string {
 
 describe('scenarios/house-edge.yaml, small override', () => {
   test('runs clean, bets on every core game, refuses dice while it is closed', async () => {
-    const result = await runSimulation(scenarioFromText(smallHouseEdge(), { agents: AGENTS }), {
+    const result = await runSimulationWith(scenarioFromTable(smallHouseEdge(), { agents: AGENTS }), {
       agents: AGENTS,
       seed: 42,
     });
@@ -73,7 +73,7 @@ describe('scenarios/house-edge.yaml, small override', () => {
   ];
   for (const [defect, invariant] of expected) {
     test(`--defect ${defect} stops it with ${invariant}`, async () => {
-      const result = await runSimulation(scenarioFromText(smallHouseEdge(), { agents: AGENTS }), {
+      const result = await runSimulationWith(scenarioFromTable(smallHouseEdge(), { agents: AGENTS }), {
         agents: AGENTS,
         seed: 42,
         defects: [defect],

@@ -8,8 +8,8 @@
 // The full ×50 run is on demand (AFP_SCALE=1): about 10 minutes on 2 cores.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 
 const HOUR_MS = 3_600_000;
@@ -17,10 +17,10 @@ const HOUR_MS = 3_600_000;
 describe('rate limiter evictions during a run (issue 17)', () => {
   test('the quickstart, with the limiter bounded at 64 entries, keeps every header equal to the limiter', async () => {
     const scenario = {
-      ...scenarioFromText(readFileSync('scenarios/quickstart.yaml', 'utf8'), { agents: AGENTS }),
+      ...scenarioFromTable(readFileSync('scenarios/quickstart.yaml', 'utf8'), { agents: AGENTS }),
       durationMs: HOUR_MS,
     };
-    const { record, failure } = await runSimulation(scenario, {
+    const { record, failure } = await runSimulationWith(scenario, {
       agents: AGENTS,
       seed: 42,
       limiter: { maxEntries: 64 },
@@ -34,8 +34,8 @@ describe('rate limiter evictions during a run (issue 17)', () => {
   test.skipIf(process.env['AFP_SCALE'] !== '1')(
     'the ×50 quickstart runs clean (on demand: AFP_SCALE=1, ~10 min)',
     async () => {
-      const scenario = scenarioFromText(readFileSync('test/fixtures/quickstart-x50.yaml', 'utf8'), { agents: AGENTS });
-      const { record, failure } = await runSimulation(scenario, { agents: AGENTS, seed: 42 });
+      const scenario = scenarioFromTable(readFileSync('test/fixtures/quickstart-x50.yaml', 'utf8'), { agents: AGENTS });
+      const { record, failure } = await runSimulationWith(scenario, { agents: AGENTS, seed: 42 });
       expect(failure === null ? null : `${failure.invariant}: ${failure.violation.message}`).toBeNull();
       expect(record.outcome).toBe('completed');
     },

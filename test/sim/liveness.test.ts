@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { main as runMain } from '../../src/cli/run.ts';
 import { STUCK_LISTED, stuckItems, stuckMessage } from '../../src/sim/liveness.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 
@@ -47,7 +47,7 @@ describe('liveness phase', () => {
   it('lets a healthy run settle everything: the clock runs on for the bound, no item is left', async () => {
     const parsed = scenario(SCENARIO);
     expect(parsed.livenessMs).toBe(3 * 86_400_000);
-    const result = await runSimulation(parsed, { agents: AGENTS, seed: '3' });
+    const result = await runSimulationWith(parsed, { agents: AGENTS, seed: '3' });
     expect(result.limit).toBeNull();
     expect(result.record.outcome).toBe('completed');
     expect(result.record.endMs).toBe(parsed.startMs + parsed.durationMs + 3 * 86_400_000);
@@ -58,7 +58,7 @@ describe('liveness phase', () => {
   });
 
   it('names the stuck disputes of escrow-dispute-stuck and stops as a limit; without the phase nothing sees them', async () => {
-    const stuck = await runSimulation(scenario(SCENARIO), {
+    const stuck = await runSimulationWith(scenario(SCENARIO), {
       agents: AGENTS,
       seed: '3',
       defects: ['escrow-dispute-stuck'],
@@ -76,7 +76,7 @@ describe('liveness phase', () => {
       .slice(0, STUCK_LISTED);
     for (const id of firstByName) expect(stuck.limit).toContain(`escrow ${id} (holds `);
 
-    const unseen = await runSimulation(scenario(SCENARIO.replace('liveness: 3d\n', '')), {
+    const unseen = await runSimulationWith(scenario(SCENARIO.replace('liveness: 3d\n', '')), {
       agents: AGENTS,
       seed: '3',
       defects: ['escrow-dispute-stuck'],

@@ -4,14 +4,14 @@
 // invariant, so the scenario and its archetypes' parameters stay valid in the suite cheaply.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 
 const SCALE_DOWN = 1_000;
 
 describe('scenarios/million.yaml', () => {
-  const scenario = scenarioFromText(readFileSync('scenarios/million.yaml', 'utf8'), { agents: AGENTS });
+  const scenario = scenarioFromTable(readFileSync('scenarios/million.yaml', 'utf8'), { agents: AGENTS });
 
   test('names a million agents for one virtual day', () => {
     expect(scenario.populations.reduce((sum, population) => sum + population.count, 0)).toBe(1_000_000);
@@ -26,7 +26,7 @@ describe('scenarios/million.yaml', () => {
         count: Math.max(1, Math.round(population.count / SCALE_DOWN)),
       })),
     };
-    const { record, failure, limit } = await runSimulation(small, { agents: AGENTS, seed: scenario.seed });
+    const { record, failure, limit } = await runSimulationWith(small, { agents: AGENTS, seed: scenario.seed });
     expect(failure === null ? null : `${failure.invariant}: ${failure.violation.message}`).toBeNull();
     expect(limit).toBeNull();
     expect(record.outcome).toBe('completed');

@@ -17,13 +17,13 @@ import {
 import { renderReports } from '../../src/report/write-reports.ts';
 import { summaryTable } from '../../src/report/summary-table.ts';
 import type { RunTotals } from '../../src/report/run-record.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
 import { moneyHolders } from '../../src/sim/money-holders.ts';
-import { runScenario } from '../../src/sim/runner.ts';
+import { runScenarioWith } from '../../src/sim/runner.ts';
 import {
   TRADING_HOUSE,
   TRADING_INSURANCE,
-  holdAccount,
+  tradingHoldAccount,
   marginAccount,
 } from '../../src/services/trading/trading-record.ts';
 import { AGENTS } from '../../agents/index.ts';
@@ -63,7 +63,7 @@ describe('moneyHolders', () => {
     move(TRADING_INSURANCE, 300n);
     move(marginAccount('a'), 40n, agentAccount('a'));
     move(marginAccount('b'), 2n, agentAccount('a'));
-    move(holdAccount('a'), 7n, agentAccount('a'));
+    move(tradingHoldAccount('a'), 7n, agentAccount('a'));
     move(TRADING_HOUSE, 11n, marginAccount('a'));
     move(escrowAccount('e1'), 5n, agentAccount('a'));
     move(FEE_INCOME, 3n, agentAccount('a'));
@@ -88,8 +88,8 @@ describe('moneyHolders', () => {
 
 describe('the money table of a trading run', () => {
   test('lists the house, insurance and margin; its rows add up to total held; text and JSON agree; same seed, same bytes', async () => {
-    const scenario = scenarioFromText(CRASH, { agents: AGENTS });
-    const record = await runScenario(scenario, { agents: AGENTS, seed: 4 });
+    const scenario = scenarioFromTable(CRASH, { agents: AGENTS });
+    const record = await runScenarioWith(scenario, { agents: AGENTS, seed: 4 });
     expect(record.outcome).toBe('completed');
     const totals = record.totals;
     const names = (totals.holders ?? []).map((holder) => holder.name);
@@ -105,7 +105,7 @@ describe('the money table of a trading run', () => {
     const json = JSON.parse(summary) as { totals: Record<string, unknown> };
     expect(json.totals['trading_insurance']).toBeDefined();
     expect(Object.keys(json.totals).slice(-2)).toEqual(['total_held', 'ledger_sum']);
-    const again = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 4 }), scenario.reports);
+    const again = renderReports(await runScenarioWith(scenario, { agents: AGENTS, seed: 4 }), scenario.reports);
     expect(again.files).toEqual(rendered.files);
     expect(again.digest).toBe(rendered.digest);
   });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { renderReports } from '../../src/report/write-reports.ts';
 import { PROBES, ProbeCounter } from '../../src/sim/probes.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario } from '../../src/scenario/scenario.ts';
 
 const hitsOf = (counter: ProbeCounter): Record<string, number> =>
@@ -106,7 +106,7 @@ describe('coverage probes', () => {
       knownAgents: AGENT_NAMES,
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    const result = await runSimulation(parsed.scenario, { agents: AGENTS, seed: parsed.scenario.seed });
+    const result = await runSimulationWith(parsed.scenario, { agents: AGENTS, seed: parsed.scenario.seed });
     const summary = JSON.parse(renderReports(result.record, ['summary']).files[0]?.text ?? '{}') as {
       probes: Record<string, number>;
     };

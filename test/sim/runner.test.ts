@@ -7,8 +7,8 @@ import { AGENTS } from '../../agents/index.ts';
 import { renderReports } from '../../src/report/write-reports.ts';
 import { defineAgent } from '../../src/agent/agent.ts';
 import { SimulationCrash } from '../../src/sim/run-stopped.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runScenario, runSimulation } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runScenarioWith, runSimulationWith } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
 
 const SMALL = `
@@ -27,10 +27,10 @@ const ALL_REPORTS = ['summary', 'agents', 'endpoints', 'escrows', 'events'] as c
 
 describe('runScenario', () => {
   test('the same scenario and seed give the same digest and byte-identical reports; another seed does not', async () => {
-    const scenario = scenarioFromText(SMALL, { agents: AGENTS });
-    const first = await runScenario(scenario, { agents: AGENTS, seed: 5 });
-    const second = await runScenario(scenario, { agents: AGENTS, seed: 5 });
-    const other = await runScenario(scenario, { agents: AGENTS, seed: 6 });
+    const scenario = scenarioFromTable(SMALL, { agents: AGENTS });
+    const first = await runScenarioWith(scenario, { agents: AGENTS, seed: 5 });
+    const second = await runScenarioWith(scenario, { agents: AGENTS, seed: 5 });
+    const other = await runScenarioWith(scenario, { agents: AGENTS, seed: 6 });
     expect(first.outcome).toBe('completed');
     expect(first.agents).toHaveLength(50);
     expect(first.totals.requests).toBeGreaterThan(1_000);
@@ -52,13 +52,13 @@ describe('runScenario', () => {
   });
 
   test('agent ids come from per-agent streams: adding agents renames nobody', async () => {
-    const base = scenarioFromText(SMALL.replace('count: 20', 'count: 3'), { agents: AGENTS });
-    const more = scenarioFromText(SMALL.replace('count: 20', 'count: 4').replace('count: 17', 'count: 18'), {
+    const base = scenarioFromTable(SMALL.replace('count: 20', 'count: 3'), { agents: AGENTS });
+    const more = scenarioFromTable(SMALL.replace('count: 20', 'count: 4').replace('count: 17', 'count: 18'), {
       agents: AGENTS,
     });
     const [small, large] = await Promise.all([
-      runScenario({ ...base, durationMs: 60_000 }, { agents: AGENTS, seed: 9 }),
-      runScenario({ ...more, durationMs: 60_000 }, { agents: AGENTS, seed: 9 }),
+      runScenarioWith({ ...base, durationMs: 60_000 }, { agents: AGENTS, seed: 9 }),
+      runScenarioWith({ ...more, durationMs: 60_000 }, { agents: AGENTS, seed: 9 }),
     ]);
     const names = (record: typeof small) => new Map(record.agents.map((agent) => [agent.agentId, agent.displayName]));
     const smallNames = names(small);
@@ -69,7 +69,7 @@ describe('runScenario', () => {
   });
 
   test('escrows left to expire expire at exactly expires_at, refunded in full, before any request then', async () => {
-    const scenario = scenarioFromText(
+    const scenario = scenarioFromTable(
       `
 name: expiry
 duration: 1d
@@ -79,7 +79,7 @@ populations:
 `,
       { agents: AGENTS },
     );
-    const record = await runScenario(scenario, { agents: AGENTS, seed: 3 });
+    const record = await runScenarioWith(scenario, { agents: AGENTS, seed: 3 });
     expect(record.outcome).toBe('completed');
     const expired = keptEvents(record).filter((event) => event.type === 'escrow.expired');
     expect(expired.length).toBeGreaterThan(20);
@@ -91,8 +91,8 @@ populations:
   });
 
   test('a deliberate defect stops the run at the first violation, with the violating event', async () => {
-    const scenario = scenarioFromText(SMALL, { agents: AGENTS });
-    const result = await runSimulation(scenario, { agents: AGENTS, seed: 5, defects: ['mint-on-claim'] });
+    const scenario = scenarioFromTable(SMALL, { agents: AGENTS });
+    const result = await runSimulationWith(scenario, { agents: AGENTS, seed: 5, defects: ['mint-on-claim'] });
     expect(result.record.outcome).toBe('invariant-failed');
     expect(result.failure?.invariant).toBe('conservation');
     expect(result.failure?.violation.event).toContain('"type":"faucet.claimed"');
@@ -101,8 +101,8 @@ populations:
   });
 
   test('a scenario request limit ends the run as limit-reached', async () => {
-    const scenario = scenarioFromText(`${SMALL}limits: { max_requests: 500 }\n`, { agents: AGENTS });
-    const result = await runSimulation(scenario, { agents: AGENTS, seed: 5 });
+    const scenario = scenarioFromTable(`${SMALL}limits: { max_requests: 500 }\n`, { agents: AGENTS });
+    const result = await runSimulationWith(scenario, { agents: AGENTS, seed: 5 });
     expect(result.record.outcome).toBe('limit-reached');
     expect(result.limit).toContain('max_requests (500)');
     expect(result.record.totals.requests).toBe(500);
@@ -111,8 +111,8 @@ populations:
 
   test('progress is reported in steps of about 1% of virtual time, ending at 1', async () => {
     const fractions: number[] = [];
-    await runScenario(
-      { ...scenarioFromText(SMALL, { agents: AGENTS }), durationMs: 6 * 3_600_000 },
+    await runScenarioWith(
+      { ...scenarioFromTable(SMALL, { agents: AGENTS }), durationMs: 6 * 3_600_000 },
       { agents: AGENTS, seed: 5, onProgress: (fraction) => fractions.push(fraction) },
     );
     expect(fractions.length).toBeGreaterThan(50);
@@ -124,8 +124,8 @@ populations:
 
   test('the recorder sees every exchange, in order, attributed to its agent', async () => {
     const seen: { atMs: number; agentId: string | null; status: number }[] = [];
-    const record = await runScenario(
-      { ...scenarioFromText(SMALL, { agents: AGENTS }), durationMs: 3_600_000 },
+    const record = await runScenarioWith(
+      { ...scenarioFromTable(SMALL, { agents: AGENTS }), durationMs: 3_600_000 },
       {
         agents: AGENTS,
         seed: 5,
@@ -152,10 +152,10 @@ populations:
       step: () => Promise.reject(new Error('boom')),
     });
     const agents = { ...AGENTS, broken };
-    const scenario = scenarioFromText('name: crash\nduration: 1h\npopulations:\n  - { agent: broken, count: 1 }\n', {
+    const scenario = scenarioFromTable('name: crash\nduration: 1h\npopulations:\n  - { agent: broken, count: 1 }\n', {
       agents,
     });
-    const run = runScenario(scenario, { seed: 1, agents });
+    const run = runScenarioWith(scenario, { seed: 1, agents });
     await expect(run).rejects.toBeInstanceOf(SimulationCrash);
     await expect(run).rejects.toThrow(/agent broken-0-[0-9a-f]{4} at 2026-01-01T00:[0-9:.]+Z: Error: boom/);
   });
@@ -169,9 +169,9 @@ populations:
       step: () => Promise.resolve({ wakeInMs: 0 }),
     });
     const agents = { spinning };
-    const scenario = scenarioFromText('name: spin\nduration: 1h\npopulations:\n  - { agent: spinning, count: 1 }\n', {
+    const scenario = scenarioFromTable('name: spin\nduration: 1h\npopulations:\n  - { agent: spinning, count: 1 }\n', {
       agents,
     });
-    await expect(runScenario(scenario, { seed: 1, agents })).rejects.toThrow(/wakes at least 1 ms later/);
+    await expect(runScenarioWith(scenario, { seed: 1, agents })).rejects.toThrow(/wakes at least 1 ms later/);
   });
 });

@@ -11,8 +11,8 @@ import { TIMELINE_EVENTS_MAX } from '../../src/report/timeline-html.ts';
 import { KeptEvents } from '../../src/report/run-events.ts';
 import { digestReports, renderReports } from '../../src/report/write-reports.ts';
 import type { DomainEvent } from '../../src/services/shared/events.ts';
-import { scenarioFromText } from '../../src/agent/load-scenario.ts';
-import { runSimulation } from '../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { runSimulationWith } from '../../src/sim/runner.ts';
 import { StreamedEvents } from '../../src/sim/streamed-events.ts';
 import { AGENTS } from '../../agents/index.ts';
 
@@ -75,9 +75,9 @@ describe('StreamedEvents', () => {
   });
 
   test('a shipped scenario streamed writes the same reports and digest as kept, and keeps no event list', async () => {
-    const scenario = scenarioFromText(readFileSync('scenarios/tiers-and-faults.yaml', 'utf8'), { agents: AGENTS });
-    const kept = await runSimulation(scenario, { agents: AGENTS, seed: scenario.seed });
-    const streamed = await runSimulation(scenario, { agents: AGENTS, seed: scenario.seed, streamEvents: true });
+    const scenario = scenarioFromTable(readFileSync('scenarios/tiers-and-faults.yaml', 'utf8'), { agents: AGENTS });
+    const kept = await runSimulationWith(scenario, { agents: AGENTS, seed: scenario.seed });
+    const streamed = await runSimulationWith(scenario, { agents: AGENTS, seed: scenario.seed, streamEvents: true });
     expect(streamed.record.events.kept).toBeNull();
     expect(streamed.record.events.count).toBe(kept.record.events.count);
     expect(kept.record.events.count).toBeGreaterThan(0);
@@ -89,9 +89,9 @@ describe('StreamedEvents', () => {
   });
 
   test('a failing run streamed draws the same time-line as kept, its window past its first requests', async () => {
-    const scenario = scenarioFromText(FAILING, { agents: AGENTS });
-    const kept = await runSimulation(scenario, { agents: AGENTS, seed: '5', defects: ['mint-on-claim'] });
-    const streamed = await runSimulation(scenario, {
+    const scenario = scenarioFromTable(FAILING, { agents: AGENTS });
+    const kept = await runSimulationWith(scenario, { agents: AGENTS, seed: '5', defects: ['mint-on-claim'] });
+    const streamed = await runSimulationWith(scenario, {
       agents: AGENTS,
       seed: '5',
       defects: ['mint-on-claim'],

@@ -14,7 +14,7 @@
  * Pure and byte-stable: fixed number formats (percent with 3 decimals), no clock.
  */
 import { MIN_EMPIRICAL_BETS, shownInterval, type VariantVerdict } from './edge-verdict.ts';
-import { percent as edgePercent } from './edge-percent.ts';
+import { edgePercentText as edgePercent } from './edge-percent.ts';
 import { isDocumentsOwn, type VariantOutcome } from './variant-outcome.ts';
 
 export interface EdgeCells {
@@ -70,7 +70,7 @@ export function edgeCells(outcome: VariantOutcome): EdgeCells {
     advertised: advertisedText(outcome),
     word: wordText(outcome),
     verdict: shortVerdictText(outcome),
-    detail: verdictText(outcome),
+    detail: liveVerdictText(outcome),
   };
 }
 
@@ -150,7 +150,7 @@ function ruleText(outcome: VariantOutcome, length: 'full' | 'short'): string {
 }
 
 /** The verdict in full: why the edge is in its tier, then the decision. */
-export function verdictText(outcome: VariantOutcome): string {
+export function liveVerdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
   const rule = ruleText(outcome, 'full');

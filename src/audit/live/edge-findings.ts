@@ -45,7 +45,7 @@ import type { JsonObject } from '../../core/errors.ts';
 import { ratioDecimal } from './edge-tier.ts';
 import type { ObservedTable } from './observed-table.ts';
 import { recordStatedChance } from './stated-chance.ts';
-import { percent } from './edge-percent.ts';
+import { edgePercentText } from './edge-percent.ts';
 import { NO_BOUND, statedText } from './edge-cells.ts';
 
 const NEGLIGIBLE = 1e-9;
@@ -85,9 +85,9 @@ export function recordEdgeFindings(
         id: `fairness:${name}:returns`,
         severity: 'major',
         kind: 'fairness',
-        title: `${name}: the returns paid do not follow the ${verdict.edgeSource} rule's law (empirical ${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}], exact ${percent(verdict.exactEdge)})`,
-        expected: percent(verdict.exactEdge),
-        seen: `${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}]`,
+        title: `${name}: the returns paid do not follow the ${verdict.edgeSource} rule's law (empirical ${edgePercentText(verdict.interval.edge)} [${edgePercentText(verdict.interval.low)}, ${edgePercentText(verdict.interval.high)}], exact ${edgePercentText(verdict.exactEdge)})`,
+        expected: edgePercentText(verdict.exactEdge),
+        seen: `${edgePercentText(verdict.interval.edge)} [${edgePercentText(verdict.interval.low)}, ${edgePercentText(verdict.interval.high)}]`,
         evidence: `${verdict.interval.bets} bets, each verified alone; beyond a ${levelText(verdict)} interval`,
       });
     }
@@ -96,9 +96,9 @@ export function recordEdgeFindings(
         id: `fairness:${name}:returns-sprt`,
         severity: 'major',
         kind: 'fairness',
-        title: `${name}: the returns paid put the edge a point ${outcome.sprt.direction === 'lower' ? 'below' : 'above'} the rule's exact ${percent(verdict.exactEdge)} (SPRT)`,
-        expected: percent(verdict.exactEdge),
-        seen: `${outcome.sprt.direction === 'lower' ? '≤' : '≥'} ${percent(verdict.exactEdge + (outcome.sprt.direction === 'lower' ? -0.01 : 0.01))}`,
+        title: `${name}: the returns paid put the edge a point ${outcome.sprt.direction === 'lower' ? 'below' : 'above'} the rule's exact ${edgePercentText(verdict.exactEdge)} (SPRT)`,
+        expected: edgePercentText(verdict.exactEdge),
+        seen: `${outcome.sprt.direction === 'lower' ? '≤' : '≥'} ${edgePercentText(verdict.exactEdge + (outcome.sprt.direction === 'lower' ? -0.01 : 0.01))}`,
         evidence: `Wald's SPRT (two-sided, δ = 1 point, α = 1% over the audit's ${result.variants.length} variant${result.variants.length === 1 ? '' : 's'}, β = 1%) decided after ${outcome.sprt.bets} verified bets`,
       });
     }
@@ -257,7 +257,7 @@ function recordPayoutTable(
   const bounds =
     unobserved.length === 0
       ? ''
-      : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), counted at their published payouts: ${percent(table.edge)} (paying them nothing: ${percent(table.edgeMax)}; paying them more than published: lower)`;
+      : `; ${unobserved.length} outcomes unobserved (probability ${edgePercentText(table.unobservedProbability)}), counted at their published payouts: ${edgePercentText(table.edge)} (paying them nothing: ${edgePercentText(table.edgeMax)}; paying them more than published: lower)`;
   const examples =
     outcome.tier.payoutExamples.length > 0
       ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) }
@@ -290,10 +290,10 @@ function recordPayoutTable(
     id: `rule:${variant.variant}:payouts`,
     severity: scheme.documentsAdvertise === true ? 'major' : 'minor',
     kind: 'rule',
-    title: `${variant.variant}: the target pays ${described.slice(0, 2).join(', ')}${described.length > 2 ? ', …' : ''} (${scheme.name} scheme): observed edge ${percent(table.edge)}${published === null ? '' : `, published rule ${percent(published)}`}`,
+    title: `${variant.variant}: the target pays ${described.slice(0, 2).join(', ')}${described.length > 2 ? ', …' : ''} (${scheme.name} scheme): observed edge ${edgePercentText(table.edge)}${published === null ? '' : `, published rule ${edgePercentText(published)}`}`,
     field: 'payout_multiplier',
-    expected: published === null ? null : percent(published),
-    seen: percent(table.edge),
+    expected: published === null ? null : edgePercentText(published),
+    seen: edgePercentText(table.edge),
     evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; payouts learnt from them: ${described.join(', ')}${bounds}`,
     ...examples,
     ...line,
@@ -328,7 +328,7 @@ function recordEdge(findings: FindingSink, outcome: VariantOutcome, scheme: Fair
   const seen = verdict.statedEdge;
   const range =
     verdict.statedRange !== null && verdict.statedRange[0] !== verdict.statedRange[1]
-      ? ` [${percent(verdict.statedRange[0])}, ${percent(verdict.statedRange[1])}]`
+      ? ` [${edgePercentText(verdict.statedRange[0])}, ${edgePercentText(verdict.statedRange[1])}]`
       : '';
   // The target plays the documents' own payout table, whose edge is not the one they advertise:
   // a contradiction inside the documents (docs/decisions/live-and-audit.md), not a defect of the target.
@@ -339,15 +339,15 @@ function recordEdge(findings: FindingSink, outcome: VariantOutcome, scheme: Fair
     reading === null
       ? ''
       : reading.rule === 'matches'
-        ? `; the same figure on every answer of the game is its edge over its ${reading.choices} choices (${percent(reading.mean)}): this variant's spread around it`
-        : `; read as the game's figure, the mean over its ${reading.choices} choices is ${percent(reading.mean)}`;
+        ? `; the same figure on every answer of the game is its edge over its ${reading.choices} choices (${edgePercentText(reading.mean)}): this variant's spread around it`
+        : `; read as the game's figure, the mean over its ${reading.choices} choices is ${edgePercentText(reading.mean)}`;
   findings.add({
     id: `edge:${variant.variant}`,
     severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'),
     kind: 'edge',
-    title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : percent(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}${gameText}`,
+    title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : edgePercentText(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}${gameText}`,
     expected: verdict.advertised.text,
-    seen: seen === null ? null : percent(seen),
+    seen: seen === null ? null : edgePercentText(seen),
     evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}${partlyObservedText(verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets${reading === null ? '' : `; the game's other choices at the payouts this variant was seen to make (game-statement.ts)`}`,
   });
 }
@@ -387,14 +387,15 @@ function recordDocumentsEdge(findings: FindingSink, outcome: VariantOutcome, sch
   // Without a bound on its returns the interval is the sample's, for information (edge-verdict.ts).
   const unbounded =
     verdict.edgeSource === 'empirical' && verdict.returnBound === null ? ` (the sample's; ${NO_BOUND})` : '';
-  const spread = range[0] !== range[1] ? ` [${percent(range[0])}, ${percent(range[1])}]${unbounded}` : unbounded;
+  const spread =
+    range[0] !== range[1] ? ` [${edgePercentText(range[0])}, ${edgePercentText(range[1])}]${unbounded}` : unbounded;
   findings.add({
     id: `edge:${variant.variant}`,
     severity: gross ? 'minor' : 'info',
     kind: 'edge',
-    title: `${variant.variant}: ${rule} ${percent(seen)}${spread}; the documents advertise ${documents.text}${gross ? (range[1] < 0 ? ' (the house loses on it)' : ' (the house keeps half of every stake or more)') : ''}`,
+    title: `${variant.variant}: ${rule} ${edgePercentText(seen)}${spread}; the documents advertise ${documents.text}${gross ? (range[1] < 0 ? ' (the house loses on it)' : ' (the house keeps half of every stake or more)') : ''}`,
     expected: documents.text,
-    seen: percent(seen),
+    seen: edgePercentText(seen),
     evidence: `${HOW[verdict.edgeSource](verdict, scheme.name).replace(`, outside its ${levelText(verdict)} interval${boundText(verdict)}`, boundText(verdict))}; the target states no edge of its own that this contradicts (the documents' figures are not its advertisement)`,
   });
 }
@@ -426,9 +427,9 @@ export function recordDocumentsDifference(
     id: `rule:${played.variant}:documents`,
     severity: 'info',
     kind: 'rule',
-    title: `${played.variant}: the target's rule gives an edge of ${percent(lawEdge(law))}; the documents' payout table ${percent(documents)}`,
-    expected: percent(documents),
-    seen: percent(lawEdge(law)),
+    title: `${played.variant}: the target's rule gives an edge of ${edgePercentText(lawEdge(law))}; the documents' payout table ${edgePercentText(documents)}`,
+    expected: edgePercentText(documents),
+    seen: edgePercentText(lawEdge(law)),
     evidence: `exact laws: the ${scheme.name} scheme's rule against the documents' (casino.md) table`,
   });
   return true;

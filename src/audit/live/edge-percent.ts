@@ -6,4 +6,4 @@
  */
 
 /** A percentage with 3 decimals; never "-0.000%" (an edge of −6e-7 shows as 0.000%). */
-export const percent = (value: number): string => `${(value * 100).toFixed(3).replace(/^-(0\.0+)$/, '$1')}%`;
+export const edgePercentText = (value: number): string => `${(value * 100).toFixed(3).replace(/^-(0\.0+)$/, '$1')}%`;

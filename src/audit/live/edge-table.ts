@@ -17,7 +17,7 @@ import type { JsonValue } from '../../core/errors.ts';
 import { ratioText } from '../../core/ratio.ts';
 import { ratioDecimal } from './edge-tier.ts';
 import { statedInterval } from './edge-verdict.ts';
-import { EDGE_CELL_KEYS, edgeCells, verdictText } from './edge-cells.ts';
+import { EDGE_CELL_KEYS, edgeCells, liveVerdictText } from './edge-cells.ts';
 import type { ObservedTable } from './observed-table.ts';
 import type { ReportTable } from '../../live.ts';
 import { jsonDocument } from '../../report/kit/summary.ts';
@@ -160,7 +160,7 @@ export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
       fractionCell(interval?.[0]),
       fractionCell(interval?.[1]),
       fractionCell(verdict.observed?.unobservedProbability),
-      verdictText(outcome),
+      liveVerdictText(outcome),
       verdict.restsOnBets,
       sprt?.decision ?? '',
       sprt?.direction ?? '',
@@ -217,7 +217,7 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
       outcome.sprt === null
         ? null
         : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
-    verdict: verdictText(outcome),
+    verdict: liveVerdictText(outcome),
     shown: { ...edgeCells(outcome) },
     restated_rule: outcome.restated?.text ?? null,
     draw: outcome.draw?.summary ?? null,

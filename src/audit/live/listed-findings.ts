@@ -19,7 +19,7 @@ import { ratioToNumber } from '../../core/ratio.ts';
 import { type FindingsCollector, withEvidence, type FindingSink } from '../../live.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { advertisedTolerance, ruleSeverity, type AdvertisedEdge } from './edge-verdict.ts';
-import { percent } from './edge-percent.ts';
+import { edgePercentText } from './edge-percent.ts';
 import { payingChance } from './stated-chance.ts';
 import { listedSource, unreadWords, type ListedWords } from './listed-words.ts';
 import type { VariantOutcome } from './variant-outcome.ts';
@@ -64,7 +64,7 @@ function recordEdgeWords(findings: FindingSink, outcome: VariantOutcome): void {
     id: `edge:${game}:words`,
     severity: 'minor',
     kind: 'edge',
-    title: `${game}: the target's own words disagree: its answers state ${percent(answers.edge)}, its game list ${list.text}`,
+    title: `${game}: the target's own words disagree: its answers state ${edgePercentText(answers.edge)}, its game list ${list.text}`,
     field: 'house_edge',
     expected: list.text,
     seen: answers.text,
@@ -101,6 +101,6 @@ function recordPayoutWords(findings: FindingSink, outcome: VariantOutcome, schem
     field: 'payout',
     expected: `${stated.multiplier}x (${listedSource('payout', stated.text)})`,
     seen: `${paidValue}x`,
-    evidence: `every won bet of ${name} was credited ${paidValue} × its stake${cost === null ? '' : `; at the chance of a win its rule gives (${chance?.toFixed(6)}), the list's figure ${cost > 0 ? 'gives the player' : 'costs the house'} ${percent(Math.abs(cost))} of every stake ${cost > 0 ? 'more than was paid' : 'less than it pays'}`}`,
+    evidence: `every won bet of ${name} was credited ${paidValue} × its stake${cost === null ? '' : `; at the chance of a win its rule gives (${chance?.toFixed(6)}), the list's figure ${cost > 0 ? 'gives the player' : 'costs the house'} ${edgePercentText(Math.abs(cost))} of every stake ${cost > 0 ? 'more than was paid' : 'less than it pays'}`}`,
   });
 }

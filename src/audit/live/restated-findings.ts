@@ -8,7 +8,7 @@
  */
 import { type FindingsCollector, withEvidence, type EvidenceDefaults } from '../../live.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
-import { percent } from './edge-percent.ts';
+import { edgePercentText } from './edge-percent.ts';
 import { lawEdge } from './edge-verdict.ts';
 import type { VariantOutcome } from './variant-outcome.ts';
 
@@ -62,12 +62,12 @@ function recordRestated(collector: FindingsCollector, outcome: VariantOutcome, s
   const findings = withEvidence(collector, sampleEvidence(outcome));
   const published = scheme.law(variant.game, variant.params);
   const exact = lawEdge(restated.law);
-  const was = published === null ? '' : `; the published rule gives ${percent(lawEdge(published))}`;
+  const was = published === null ? '' : `; the published rule gives ${edgePercentText(lawEdge(published))}`;
   findings.add({
     id: `rule:${variant.variant}:restated`,
     severity: 'minor',
     kind: 'rule',
-    title: `${variant.variant}: the answers state a rule of their own (${restated.text}): exact edge ${percent(exact)}${was}`,
+    title: `${variant.variant}: the answers state a rule of their own (${restated.text}): exact edge ${edgePercentText(exact)}${was}`,
     field: 'payout_multiplier',
     expected: `the ${scheme.name} documents' rule`,
     seen: restated.text,

@@ -7,7 +7,8 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import type { Ratio } from '../../core/ratio.ts';
-import type { GameChoice } from './model-casino-games.ts';
+import type { ModelGameChoice } from './model-casino-games.ts';
+import type { ChallengeStatus } from '../../services/casino/challenges/challenge-record.ts';
 
 export interface ModelSeed {
   /** The commitment (SHA-256 of the text); null until an answer names it. */
@@ -18,7 +19,7 @@ export interface ModelSeed {
   nonces: number;
 }
 
-export interface CasinoAgent {
+export interface ModelCasinoAgent {
   /** Oldest first; the last one is active. Empty until the casino first needs one. */
   readonly seeds: ModelSeed[];
   riskPercent: number;
@@ -32,7 +33,7 @@ export interface CasinoAgent {
 export interface ModelBet {
   readonly id: string;
   readonly slot: number;
-  readonly choice: GameChoice;
+  readonly choice: ModelGameChoice;
   readonly amountMicro: bigint;
   readonly multiplier: Ratio;
   readonly payoutMicro: bigint;
@@ -74,8 +75,6 @@ export interface ModelTournament {
   prizes: { readonly rank: number; readonly slot: number; readonly amountMicro: bigint }[];
 }
 
-export type ChallengeStatus = 'pending' | 'resolved' | 'declined' | 'expired';
-
 export interface ModelChallenge {
   readonly id: string;
   readonly challengerSlot: number;
@@ -115,7 +114,7 @@ export interface ModelDeposit {
 }
 
 export interface CasinoModel {
-  readonly agents: Map<number, CasinoAgent>;
+  readonly agents: Map<number, ModelCasinoAgent>;
   readonly bets: ModelBet[];
   readonly tournaments: ModelTournament[];
   readonly challenges: ModelChallenge[];

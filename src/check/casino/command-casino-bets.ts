@@ -14,7 +14,7 @@ import { compareAnswer, eq, list, money, object, type Matcher, type Prediction }
 import {
   betBodyA,
   betBodyB,
-  betRefusal,
+  expectedBetRefusal,
   commitBet,
   inferMultiplier,
   resolveAmount,
@@ -25,12 +25,12 @@ import {
 import { newClientSeed } from './model-casino.ts';
 import type { ModelBet } from './casino-state.ts';
 import { casinoMismatch, field } from './model-casino-expect.ts';
-import { choiceText, detailProblems, paramsA, type GameChoice } from './model-casino-games.ts';
+import { choiceText, detailProblems, paramsA, type ModelGameChoice } from './model-casino-games.ts';
 import { casinoAgentReady, expectAnswer, keyed, soloStyleACommand, type CommandSpec } from '../model-command.ts';
 
 export interface BetCommandInput {
   readonly slot: number;
-  readonly choice: GameChoice;
+  readonly choice: ModelGameChoice;
   readonly amount: AmountKind;
   /** Send our own client seed (else the casino draws one and the proof names it). */
   readonly ownSeed: boolean;
@@ -40,12 +40,12 @@ export interface BetCommandInput {
 export function expectBetAnswer(
   label: string,
   model: CheckModel,
-  bet: { slot: number; choice: GameChoice; amountMicro: bigint; clientSeed: string | null; style: 'A' | 'B' },
+  bet: { slot: number; choice: ModelGameChoice; amountMicro: bigint; clientSeed: string | null; style: 'A' | 'B' },
   answer: ApiResult<CasinoBody>,
   extra: { body?: Record<string, Matcher>; onSettled?: (settled: Settlement, record: ModelBet) => void } = {},
 ): void {
   const answeredClosed = answer.status === 409 && field(answer.body, 'code') === 'GAME_CLOSED';
-  const refusal = betRefusal(model, bet.slot, bet.choice, bet.amountMicro, answeredClosed);
+  const refusal = expectedBetRefusal(model, bet.slot, bet.choice, bet.amountMicro, answeredClosed);
   if (refusal !== null) {
     expectAnswer(label, model, answer, {
       expected: {
@@ -108,7 +108,7 @@ export function betACommand(input: BetCommandInput): CommandSpec {
 }
 
 /** The `params` object of a style-B bet (coinflip side; dice target and over; roulette bet). */
-function paramsB(choice: GameChoice): { game: string; params: Record<string, unknown> } {
+function paramsB(choice: ModelGameChoice): { game: string; params: Record<string, unknown> } {
   switch (choice.game) {
     case 'coin_flip':
       return { game: 'coinflip', params: { side: choice.side } };
@@ -145,7 +145,7 @@ export function betBCommand(input: BetCommandInput & { amountAs: 'number' | 'str
 
 /** A batch element: a bet, or an element the batch must refuse on its own (unknown game, video poker). */
 export type BatchElement =
-  | { readonly kind: 'bet'; readonly choice: GameChoice; readonly amount: AmountKind }
+  | { readonly kind: 'bet'; readonly choice: ModelGameChoice; readonly amount: AmountKind }
   | { readonly kind: 'game'; readonly game: 'craps' | 'video_poker' };
 
 function elementText(element: BatchElement): string {
@@ -218,7 +218,7 @@ function expectBatch(
     const answeredClosed = field(item, 'ok') === false && field(item, 'code') === 'GAME_CLOSED';
     const refusal =
       element.kind === 'bet'
-        ? betRefusal(model, slot, element.choice, amountMicro, answeredClosed)
+        ? expectedBetRefusal(model, slot, element.choice, amountMicro, answeredClosed)
         : { status: 400, code: 'BAD_REQUEST' };
     if (element.kind === 'game' || refusal !== null) {
       totals.errors += 1;

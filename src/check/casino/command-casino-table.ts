@@ -40,7 +40,7 @@ import {
 } from './command-casino-tournaments.ts';
 import type { AmountKind } from './model-casino-bets.ts';
 import type { BetRef } from './model-casino-fairness.ts';
-import type { GameChoice } from './model-casino-games.ts';
+import type { ModelGameChoice } from './model-casino-games.ts';
 import type { CommandSpec } from '../model-command.ts';
 
 const HOUR_MS = 3_600_000;
@@ -63,7 +63,7 @@ const amount: fc.Arbitrary<AmountKind> = fc.constantFrom<AmountKind>(
   'over-max',
 );
 
-export const VALID_CHOICES: readonly GameChoice[] = [
+export const VALID_CHOICES: readonly ModelGameChoice[] = [
   { game: 'coin_flip', side: 'heads' },
   { game: 'coin_flip', side: 'tails' },
   { game: 'dice', direction: 'over', threshold: 50 },
@@ -85,7 +85,7 @@ export const VALID_CHOICES: readonly GameChoice[] = [
   { game: 'plinko', rows: 16, risk: 'high' },
 ];
 
-export const INVALID_CHOICES: readonly GameChoice[] = [
+export const INVALID_CHOICES: readonly ModelGameChoice[] = [
   { game: 'dice', direction: 'under', threshold: 1 },
   { game: 'dice', direction: 'over', threshold: 100 },
   { game: 'roulette', betType: 'number', betValue: null },

@@ -12,7 +12,7 @@ import { expectBetAnswer } from './command-casino-bets.ts';
 import { refusedAmountMicro, resolveAmount, type AmountKind } from './model-casino-bets.ts';
 import { newClientSeed } from './model-casino.ts';
 import { isoAt } from './model-casino-expect.ts';
-import type { GameChoice } from './model-casino-games.ts';
+import type { ModelGameChoice } from './model-casino-games.ts';
 import {
   playRefusal,
   predictCreateTournament,
@@ -142,7 +142,7 @@ export interface PlayInput {
   readonly pick: 'first' | 'second';
 }
 
-function playChoice(game: 'coin_flip' | 'dice', pick: 'first' | 'second'): GameChoice {
+function playChoice(game: 'coin_flip' | 'dice', pick: 'first' | 'second'): ModelGameChoice {
   if (game === 'coin_flip') return { game, side: pick === 'first' ? 'heads' : 'tails' };
   return { game, direction: pick === 'first' ? 'over' : 'under', threshold: 50 };
 }

@@ -23,17 +23,22 @@ import { field, learnHash, seedMatcher } from './model-casino-expect.ts';
 import {
   choiceText,
   kellyLimitMicro,
-  maxBetMicro,
+  gameMaxBetMicro,
   MIN_BET_MICRO,
   support,
   validChoice,
-  type GameChoice,
+  type ModelGameChoice,
 } from './model-casino-games.ts';
 
 export type AmountKind = 'min' | 'below-min' | 'small' | 'half-kelly' | 'kelly' | 'kelly+1' | 'balance+1' | 'over-max';
 
 /** The micro-USDC a kind means for `slot` now (a Kelly kind on invalid parameters means 'small'). */
-export function resolveAmount(model: Readonly<CheckModel>, slot: number, choice: GameChoice, kind: AmountKind): bigint {
+export function resolveAmount(
+  model: Readonly<CheckModel>,
+  slot: number,
+  choice: ModelGameChoice,
+  kind: AmountKind,
+): bigint {
   const balanceMicro = requireAgent(model, slot).balanceMicro;
   const limit = (): bigint =>
     validChoice(choice) ? kellyLimitMicro(choice, balanceMicro, casinoAgent(model, slot).riskPercent) : 50_000n;
@@ -53,7 +58,7 @@ export function resolveAmount(model: Readonly<CheckModel>, slot: number, choice:
     case 'balance+1':
       return refusedAmountMicro(model, slot, kind);
     case 'over-max':
-      return maxBetMicro(choice.game) + 1n;
+      return gameMaxBetMicro(choice.game) + 1n;
   }
 }
 
@@ -67,7 +72,7 @@ export function refusedAmountMicro(model: Readonly<CheckModel>, slot: number, ki
   return (balanceMicro < 0n ? 0n : balanceMicro) + 1n;
 }
 
-export interface Refusal {
+interface Refusal {
   readonly status: number;
   readonly code: string;
   readonly body?: Readonly<Record<string, Matcher>>;
@@ -94,10 +99,10 @@ function gameClosed(model: Readonly<CheckModel>, game: string, answeredClosed: b
  * The refusal of a bet of `amountMicro` by `slot` with its current balance, or null when it settles.
  * `answeredClosed`: the target refused it 409 GAME_CLOSED (read only at a closure's edge, gameClosed).
  */
-export function betRefusal(
+export function expectedBetRefusal(
   model: Readonly<CheckModel>,
   slot: number,
-  choice: GameChoice,
+  choice: ModelGameChoice,
   amountMicro: bigint,
   answeredClosed: boolean,
 ): Refusal | null {
@@ -106,8 +111,8 @@ export function betRefusal(
   if (gameClosed(model, choice.game, answeredClosed)) return { status: 409, code: 'GAME_CLOSED' };
   if (amountMicro < MIN_BET_MICRO)
     return { status: 400, code: 'BAD_REQUEST', body: { min_bet: money('A', MIN_BET_MICRO) } };
-  if (amountMicro > maxBetMicro(choice.game))
-    return { status: 400, code: 'BAD_REQUEST', body: { max_bet: money('A', maxBetMicro(choice.game)) } };
+  if (amountMicro > gameMaxBetMicro(choice.game))
+    return { status: 400, code: 'BAD_REQUEST', body: { max_bet: money('A', gameMaxBetMicro(choice.game)) } };
   const balanceMicro = requireAgent(model, slot).balanceMicro;
   if (balanceMicro < amountMicro) return { status: 422, code: 'INSUFFICIENT_BALANCE' };
   const limitMicro = kellyLimitMicro(choice, balanceMicro, casinoAgent(model, slot).riskPercent);
@@ -117,7 +122,7 @@ export function betRefusal(
 
 /** Which multiplier of the game's law the answer reports: style A by `payout_multiplier` (6 decimals), B by the payout. */
 export function inferMultiplier(
-  choice: GameChoice,
+  choice: ModelGameChoice,
   amountMicro: bigint,
   reported: { style: 'A'; value: unknown } | { style: 'B'; value: unknown },
 ): Ratio | string {
@@ -150,7 +155,7 @@ const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 /** An accepted bet as the model settles it. */
 export interface Settlement {
   readonly slot: number;
-  readonly choice: GameChoice;
+  readonly choice: ModelGameChoice;
   readonly amountMicro: bigint;
   readonly multiplier: Ratio;
   readonly payoutMicro: bigint;
@@ -163,7 +168,7 @@ export interface Settlement {
 export function settlementOf(
   model: Readonly<CheckModel>,
   slot: number,
-  choice: GameChoice,
+  choice: ModelGameChoice,
   amountMicro: bigint,
   multiplier: Ratio,
   clientSeed: string | null,

@@ -23,29 +23,29 @@ import { plinko } from '../../services/casino/games/plinko.ts';
 import { PLINKO_HALF_TABLES, type PlinkoRisk, type PlinkoRows } from '../../services/casino/games/plinko-tables.ts';
 import { roulette, ROULETTE_BET_TYPES, type RouletteBetType } from '../../services/casino/games/roulette.ts';
 
-export type GameChoice =
+export type ModelGameChoice =
   | { readonly game: 'coin_flip'; readonly side: 'heads' | 'tails' }
   | { readonly game: 'dice'; readonly direction: 'over' | 'under'; readonly threshold: number }
   | { readonly game: 'roulette'; readonly betType: string; readonly betValue: number | null }
   | { readonly game: 'keno'; readonly picks: readonly number[] }
   | { readonly game: 'plinko'; readonly rows: number; readonly risk: string };
 
-export type GameId = GameChoice['game'];
+type GameId = ModelGameChoice['game'];
 
 /** One outcome class: probability and total-return multiplier. */
-export type Outcome = readonly [probability: Ratio, multiplier: Ratio];
+type PayoutChance = readonly [probability: Ratio, multiplier: Ratio];
 
 const MICRO = 1_000_000n;
 /** casino.md: minimum bet 0.01 for every game. */
 export const MIN_BET_MICRO = 10_000n;
 /** casino.md style B: dice (and the core games) 10,000; keno and plinko 1,000 (afp's choice, docs/decisions/casino.md). */
-export function maxBetMicro(game: GameId): bigint {
+export function gameMaxBetMicro(game: GameId): bigint {
   return game === 'keno' || game === 'plinko' ? 1_000n * MICRO : 10_000n * MICRO;
 }
 
 const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
 
-export function choiceText(choice: GameChoice): string {
+export function choiceText(choice: ModelGameChoice): string {
   switch (choice.game) {
     case 'coin_flip':
       return `coin_flip ${choice.side}`;
@@ -61,7 +61,7 @@ export function choiceText(choice: GameChoice): string {
 }
 
 /** The game's parameters as a style-A body carries them. */
-export function paramsA(choice: GameChoice): Record<string, unknown> {
+export function paramsA(choice: ModelGameChoice): Record<string, unknown> {
   switch (choice.game) {
     case 'coin_flip':
       return { side: choice.side };
@@ -82,7 +82,7 @@ const diceWinningRolls = (direction: 'over' | 'under', threshold: number): numbe
   direction === 'over' ? 100 - threshold : threshold - 1;
 
 /** True when casino.md's ranges accept the parameters (else the bet is a 400). */
-export function validChoice(choice: GameChoice): boolean {
+export function validChoice(choice: ModelGameChoice): boolean {
   switch (choice.game) {
     case 'coin_flip':
       return true;
@@ -145,7 +145,7 @@ function choose(n: number, k: number): bigint {
 }
 
 /** The exact law of the multiplier (a valid choice); outcomes with the same multiplier may repeat. */
-export function law(choice: GameChoice): Outcome[] {
+export function law(choice: ModelGameChoice): PayoutChance[] {
   switch (choice.game) {
     case 'coin_flip':
       return [
@@ -170,7 +170,7 @@ export function law(choice: GameChoice): Outcome[] {
     case 'keno': {
       const spots = choice.picks.length;
       const table = KENO_PAYTABLE[spots] ?? {};
-      return Array.from({ length: spots + 1 }, (_, hits): Outcome => {
+      return Array.from({ length: spots + 1 }, (_, hits): PayoutChance => {
         const text = table[hits];
         return [
           ratio(choose(20, hits) * choose(60, spots - hits), choose(80, spots)),
@@ -180,7 +180,7 @@ export function law(choice: GameChoice): Outcome[] {
     }
     case 'plinko': {
       const half = PLINKO_HALF_TABLES[choice.rows as PlinkoRows][choice.risk as PlinkoRisk];
-      return Array.from({ length: choice.rows + 1 }, (_, bin): Outcome => [
+      return Array.from({ length: choice.rows + 1 }, (_, bin): PayoutChance => [
         ratio(choose(choice.rows, bin), 1n << BigInt(choice.rows)),
         ratioFromDecimal(half[Math.min(bin, choice.rows - bin)] ?? '0'),
       ]);
@@ -189,7 +189,7 @@ export function law(choice: GameChoice): Outcome[] {
 }
 
 /** The distinct multipliers a valid choice can pay, ascending. */
-export function support(choice: GameChoice): Ratio[] {
+export function support(choice: ModelGameChoice): Ratio[] {
   const found: Ratio[] = [];
   for (const [probability, multiplier] of law(choice)) {
     if (probability.num > 0n && !found.some((known) => compare(known, multiplier) === 0)) found.push(multiplier);
@@ -202,7 +202,7 @@ export function support(choice: GameChoice): Ratio[] {
  * reduction of a many-outcome law, docs/decisions/casino.md "Casino Kelly rule"); b = payout − 1, f* = (b·p − (1 −
  * p)) / b; f* ≤ 0 → bankroll × risk × p, else bankroll × f* × risk; rounded down; p = 0 → 0.
  */
-export function kellyLimitMicro(choice: GameChoice, bankrollMicro: bigint, riskPercent: number): bigint {
+export function kellyLimitMicro(choice: ModelGameChoice, bankrollMicro: bigint, riskPercent: number): bigint {
   if (bankrollMicro <= 0n) return 0n;
   let p = ZERO;
   let winReturn = ZERO;
@@ -220,7 +220,7 @@ export function kellyLimitMicro(choice: GameChoice, bankrollMicro: bigint, riskP
 }
 
 /** The published rule: the game module's pure `play` on the bet's provably fair draws. */
-export function replay(choice: GameChoice, draws: DrawStream): GameResult {
+export function replay(choice: ModelGameChoice, draws: DrawStream): GameResult {
   switch (choice.game) {
     case 'coin_flip':
       return coinFlip.play({ side: choice.side }, draws);
@@ -240,7 +240,7 @@ export function replay(choice: GameChoice, draws: DrawStream): GameResult {
  * with casino.md where it states the draw (keno: 20 numbers from 1 to 80): a check any client can
  * make before the seed is revealed. The result fields are afp's (roll, number, drawn, path).
  */
-export function detailProblems(choice: GameChoice, multiplier: Ratio, detail: unknown): string[] {
+export function detailProblems(choice: ModelGameChoice, multiplier: Ratio, detail: unknown): string[] {
   const record =
     typeof detail === 'object' && detail !== null && !Array.isArray(detail) ? (detail as Record<string, unknown>) : {};
   const expected = multiplierOfDetail(choice, record);
@@ -256,7 +256,7 @@ const isInt = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /** The multiplier the result implies, or why the result is not one the game can draw. */
-function multiplierOfDetail(choice: GameChoice, detail: Readonly<Record<string, unknown>>): Ratio | string {
+function multiplierOfDetail(choice: ModelGameChoice, detail: Readonly<Record<string, unknown>>): Ratio | string {
   switch (choice.game) {
     case 'coin_flip': {
       const outcome = detail['outcome'];

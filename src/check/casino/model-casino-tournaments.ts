@@ -14,14 +14,13 @@
 import { requireAgent, type CheckModel } from '../check-model.ts';
 import { eq, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import type { ModelEntrant, ModelTournament } from './casino-state.ts';
+import type { TournamentStatus } from '../../services/casino/tournaments/tournament-record.ts';
 
 /** NOTES.md: prizes 60% / 30% / 10%, in basis points. */
 export const PRIZE_BPS: readonly bigint[] = [6_000n, 3_000n, 1_000n];
 const OPEN_PER_CREATOR_MAX = 20;
 const POOL_MIN_MICRO = 10_000n;
 const DAY_MS = 86_400_000;
-
-export type TournamentStatus = 'upcoming' | 'active' | 'completed';
 
 export function statusAt(tournament: ModelTournament, nowMs: number): TournamentStatus {
   if (tournament.completedAtMs !== null || nowMs >= tournament.endsAtMs) return 'completed';

@@ -14,16 +14,16 @@
  * next one) and replays every outcome once its seed is revealed (model-casino-fairness.ts).
  */
 import type { CheckModel } from '../check-model.ts';
-import type { CasinoAgent, ModelSeed } from './casino-state.ts';
+import type { ModelCasinoAgent, ModelSeed } from './casino-state.ts';
 
 /** NOTES.md: a seed serves 1,000 nonces, then it is retired, revealed and replaced. */
-export const NONCES_PER_SEED = 1_000;
+const NONCES_PER_SEED = 1_000;
 /** NOTES.md Kelly: default risk factor 0.25, as a whole percent. */
-export const RISK_PERCENT_DEFAULT = 25;
+const RISK_PERCENT_DEFAULT = 25;
 /** NOTES.md / casino.md Referral: 10%, 5%, 2.5% of net losses, in basis points per level. */
 export const REFERRAL_LEVELS_BPS: readonly bigint[] = [1_000n, 500n, 250n];
 
-export function casinoAgent(model: Readonly<CheckModel>, slot: number): CasinoAgent {
+export function casinoAgent(model: Readonly<CheckModel>, slot: number): ModelCasinoAgent {
   let agent = model.casino.agents.get(slot);
   if (agent === undefined) {
     agent = {

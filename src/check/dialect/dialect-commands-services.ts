@@ -32,10 +32,10 @@ import { runNameCommand, serviceCommand } from './service-command.ts';
 import {
   NAMES_PER_RUN,
   POSITIONS_MAX,
-  type DomainsModel,
+  type DialectDomainsModel,
   type HeldName,
-  type ServiceAccount,
-  type TradingModel,
+  type DialectServiceAccount,
+  type DialectTradingModel,
 } from './dialect-model-services.ts';
 
 const USDC = 1_000_000n;
@@ -62,7 +62,7 @@ function feeRateText(feeMicro: Micro, sizeMicro: Micro): string {
   return `${formatDecimal((feeMicro * 100n * USDC) / sizeMicro)}%`;
 }
 
-function compareBalance(label: string, account: ServiceAccount, seen: Micro): void {
+function compareBalance(label: string, account: DialectServiceAccount, seen: Micro): void {
   if (!account.unsure && seen !== account.balanceMicro)
     throw new CheckMismatch(`${label}: ${text(seen)}, expected ${text(account.balanceMicro)}`);
   account.balanceMicro = seen;
@@ -158,7 +158,7 @@ const closeCommand = fc.nat({ max: POSITIONS_MAX - 1 }).map((index) => {
 });
 
 /** A market the run holds no position on (an order on a held one adds to it, or is refused on the other side), or null. */
-function freeMarket(trading: Readonly<TradingModel>): string | null {
+function freeMarket(trading: Readonly<DialectTradingModel>): string | null {
   return MARKETS.find((market) => !trading.positions.some((position) => position.symbol === market)) ?? null;
 }
 
@@ -291,7 +291,7 @@ const lookupCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
 function heldNameCommand(
   label: string,
   index: number,
-  body: (domains: DomainsModel, name: string, held: HeldName, system: DialectSystem) => Promise<void>,
+  body: (domains: DialectDomainsModel, name: string, held: HeldName, system: DialectSystem) => Promise<void>,
 ): DialectCommand {
   return serviceCommand(
     'domains',

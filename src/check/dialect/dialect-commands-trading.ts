@@ -26,7 +26,7 @@ import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectSystem } from './dialect-model.ts';
 import { serviceCommand } from './service-command.ts';
-import { POSITIONS_MAX, type TradingModel } from './dialect-model-services.ts';
+import { POSITIONS_MAX, type DialectTradingModel } from './dialect-model-services.ts';
 
 const USDC = 1_000_000n;
 const MARKETS = ['BTC-PERP', 'ETH-PERP', 'SOL-PERP'] as const;
@@ -39,7 +39,7 @@ const text = (micro: Micro): string => formatDecimal(micro);
 const side = fc.constantFrom<'long' | 'short'>('long', 'short');
 const size = fc.constantFrom(2n * USDC, 4n * USDC, 5n * USDC);
 
-function free(trading: Readonly<TradingModel>, market: string): boolean {
+function free(trading: Readonly<DialectTradingModel>, market: string): boolean {
   return trading.positions.length < POSITIONS_MAX && !trading.positions.some((position) => position.symbol === market);
 }
 
@@ -66,7 +66,7 @@ function entryText(entry: number, price: number, sideOf: 'long' | 'short'): stri
     : `${entry} against a price of ${price}`;
 }
 
-async function readBalance(system: DialectSystem, label: string, trading: TradingModel): Promise<Micro> {
+async function readBalance(system: DialectSystem, label: string, trading: DialectTradingModel): Promise<Micro> {
   const { value } = await accepted(system, label, 'trading.balance', {}, trading.account.apiKey);
   return value.balanceMicro;
 }

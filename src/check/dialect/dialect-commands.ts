@@ -24,7 +24,7 @@ import { TargetOutage, throwIfOutage } from './target-outage.ts';
 import {
   accountAt,
   betAmountFor,
-  escrowFeeMicro,
+  deployedEscrowFeeMicro,
   ESCROWS_MAX,
   spendableMicro,
   stakeFor,
@@ -654,7 +654,7 @@ const escrowCreateCommand = fc
           throw new CheckMismatch(`${label}: amount ${text(value.amountMicro)}, sent ${text(amountMicro)}`);
         creator.balanceMicro -= amountMicro;
         // The fee the target states is the one its release is held to (measured, not recited).
-        const documentsFee = escrowFeeMicro(amountMicro);
+        const documentsFee = deployedEscrowFeeMicro(amountMicro);
         if (value.feeMicro !== null && value.feeMicro !== documentsFee)
           system.raise({
             id: 'rule:escrow:fee',
@@ -761,7 +761,7 @@ async function measureUnstatedFee(
   counterparty.balanceMicro = value.balanceMicro;
   counterparty.slackMicro = 0n;
   const keptMicro = escrow.amountMicro - creditedMicro;
-  const documentsFee = escrowFeeMicro(escrow.amountMicro);
+  const documentsFee = deployedEscrowFeeMicro(escrow.amountMicro);
   if (abs(keptMicro - documentsFee) <= slack) return;
   system.raise({
     id: 'rule:escrow:fee-unstated',

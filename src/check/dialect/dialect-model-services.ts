@@ -12,7 +12,7 @@
  */
 import type { Micro } from '../../core/money.ts';
 
-export interface ServiceAccount {
+export interface DialectServiceAccount {
   readonly agentId: string;
   readonly apiKey: string;
   balanceMicro: Micro;
@@ -20,14 +20,14 @@ export interface ServiceAccount {
   unsure: boolean;
 }
 
-export interface ModelPosition {
+interface ModelPosition {
   readonly id: string;
   readonly symbol: string;
   readonly marginMicro: Micro;
 }
 
-export interface TradingModel {
-  readonly account: ServiceAccount;
+export interface DialectTradingModel {
+  readonly account: DialectServiceAccount;
   readonly positions: ModelPosition[];
   /** Margin in use when the run began (a position an earlier run could not close), read then. */
   readonly baseMarginMicro: Micro;
@@ -41,8 +41,8 @@ export interface HeldName {
   readonly costMicro?: Micro | null;
 }
 
-export interface DomainsModel {
-  readonly accounts: readonly [ServiceAccount, ServiceAccount];
+export interface DialectDomainsModel {
+  readonly accounts: readonly [DialectServiceAccount, DialectServiceAccount];
   /** Names of this run, unique per invocation and run (`tag`), and who holds each. */
   readonly tag: string;
   readonly held: Map<string, HeldName>;
@@ -62,7 +62,7 @@ export const NAMES_PER_RUN = 4;
 export function serviceAccount(
   opened: { readonly agentId: string; readonly apiKey: string },
   balanceMicro: Micro,
-): ServiceAccount {
+): DialectServiceAccount {
   return { agentId: opened.agentId, apiKey: opened.apiKey, balanceMicro, unsure: false };
 }
 
@@ -82,7 +82,7 @@ export interface WalletSlot {
 }
 
 /** The wallet part: the check's wallet agent and its two wallets (opened by wallet-commands.ts). */
-export interface WalletModel {
+export interface DialectWalletModel {
   readonly apiKey: string;
   readonly wallets: readonly [WalletSlot, WalletSlot];
   readonly funded: boolean;

@@ -20,7 +20,7 @@
 import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { FindingInput, LiveAccount, LiveSession, SentRequest } from '../../live.ts';
-import type { DomainsModel, TradingModel, WalletModel } from './dialect-model-services.ts';
+import type { DialectDomainsModel, DialectTradingModel, DialectWalletModel } from './dialect-model-services.ts';
 
 export interface DialectAccount {
   readonly slot: number;
@@ -56,10 +56,10 @@ export interface DialectModel {
   /** The rounding of the casino's shown amounts (SHOWN_ROUNDING_MICRO of its dialect). */
   readonly roundingMicro: Micro;
   /** The trading and domains accounts of a service keeping its own (dialect-model-services.ts); null when not opened. */
-  readonly trading: TradingModel | null;
-  readonly domains: DomainsModel | null;
+  readonly trading: DialectTradingModel | null;
+  readonly domains: DialectDomainsModel | null;
   /** The check's wallet agent and its two wallets (wallet-commands.ts); null when not opened. */
-  readonly wallet: WalletModel | null;
+  readonly wallet: DialectWalletModel | null;
   /**
    * Per game, the minimum bet the target stated in a refusal above what was sent (stated-minimum.ts),
    * and under `escrow.create` the escrow's minimum stated so: one map for the whole invocation (the
@@ -121,7 +121,11 @@ export function createDialectModel(
   accounts: readonly LiveAccount[],
   balancesMicro: readonly Micro[],
   roundingMicro: Micro,
-  services: { trading: TradingModel | null; domains: DomainsModel | null; wallet?: WalletModel | null } = {
+  services: {
+    trading: DialectTradingModel | null;
+    domains: DialectDomainsModel | null;
+    wallet?: DialectWalletModel | null;
+  } = {
     trading: null,
     domains: null,
   },
@@ -187,7 +191,7 @@ export function accountAt(model: Readonly<DialectModel>, slot: number): DialectA
 }
 
 /** The escrow fee both the documents and the deployment take: 1% of the amount, rounded up to the micro. */
-export function escrowFeeMicro(amountMicro: Micro): Micro {
+export function deployedEscrowFeeMicro(amountMicro: Micro): Micro {
   return (amountMicro + 99n) / 100n;
 }
 

@@ -50,7 +50,7 @@ import { DOMAINS_EXTRA_COMMANDS } from './dialect-commands-domains.ts';
 import { closeLeftPositions, SERVICE_COMMANDS } from './dialect-commands-services.ts';
 import { TRADING_ORDER_COMMANDS } from './dialect-commands-trading.ts';
 import { openWallet, WALLET_COMMANDS, walletModel, type OpenedWallet } from './wallet-commands.ts';
-import { serviceAccount, type DomainsModel, type TradingModel } from './dialect-model-services.ts';
+import { serviceAccount, type DialectDomainsModel, type DialectTradingModel } from './dialect-model-services.ts';
 import { openDomainsAccounts, openTradingAccounts, type OpenedService } from './service-accounts.ts';
 import { AdminClient } from '../../client/admin-client.ts';
 import { servedFaults, serviceFaultAt } from '../served-faults.ts';
@@ -217,7 +217,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     notes: [...planned.notes, ...outages.summary()],
     commands: planned.rows.map((row) => row.name),
   };
-  if (!details.failed) return { ...result, ok: true, reproduce: reproduceOf(options, null) };
+  if (!details.failed) return { ...result, ok: true, reproduce: checkReproduceCommand(options, null) };
   const failure = await describeFailure(details, options, newRun, session);
   return { ...result, ok: false, failure: withFirstFailure(failure, first) };
 }
@@ -272,7 +272,7 @@ function unplanned(
       seed: options.seed,
       path: '',
       error: why,
-      reproduce: reproduceOf(options, null),
+      reproduce: checkReproduceCommand(options, null),
     },
   };
 }
@@ -401,7 +401,7 @@ function startBalance<R>(outcome: CallOutcome<R>, label: string): R {
 }
 
 /** A run's trading model: the account's balance and margin in use read at its start. */
-async function tradingModel(session: LiveSession, opened: OpenedService | null): Promise<TradingModel | null> {
+async function tradingModel(session: LiveSession, opened: OpenedService | null): Promise<DialectTradingModel | null> {
   const account = opened?.accounts[0];
   if (account === undefined) return null;
   const value = startBalance(
@@ -420,7 +420,7 @@ async function domainsModel(
   session: LiveSession,
   opened: OpenedService | null,
   run: number,
-): Promise<DomainsModel | null> {
+): Promise<DialectDomainsModel | null> {
   const [first, second] = opened?.accounts ?? [];
   if (first === undefined || second === undefined) return null;
   const balances: bigint[] = [];
@@ -441,7 +441,7 @@ async function domainsModel(
 }
 
 /** The `afp check` line that runs this check again: the target as typed, the seed, the runs or the path, and every flag that changes the verdict. */
-export function reproduceOf(
+export function checkReproduceCommand(
   options: Pick<DialectCheckOptions, 'targetSpec' | 'seed' | 'runs' | 'maxCommands' | 'failOn'>,
   path: string | null,
 ): string {
@@ -490,7 +490,7 @@ async function describeFailure(
     seed: options.seed,
     path,
     error: confirmed ? message : unrepeatedFailureText(error, message),
-    reproduce: reproduceOf(options, path),
+    reproduce: checkReproduceCommand(options, path),
     // Only a replay that failed again ends at the failing step's request.
     ...(confirmed && session.lastSent !== null ? { request: session.lastSent } : {}),
   };

@@ -8,7 +8,7 @@
  */
 import { Command } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
-import { runDomainName, type DomainsModel } from './dialect-model-services.ts';
+import { runDomainName, type DialectDomainsModel } from './dialect-model-services.ts';
 
 type ServicePart = 'trading' | 'domains';
 type PartModel<S extends ServicePart> = NonNullable<DialectModel[S]>;
@@ -37,8 +37,8 @@ export function serviceCommand<S extends ServicePart>(
 export function runNameCommand(
   label: string,
   index: number,
-  applies: (domains: Readonly<DomainsModel>, name: string) => boolean,
-  body: (domains: DomainsModel, name: string, system: DialectSystem) => Promise<void>,
+  applies: (domains: Readonly<DialectDomainsModel>, name: string) => boolean,
+  body: (domains: DialectDomainsModel, name: string, system: DialectSystem) => Promise<void>,
 ): Command {
   return serviceCommand(
     'domains',

@@ -29,7 +29,7 @@ import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
 import { accepted, Command, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
-import type { WalletModel, WalletSlot } from './dialect-model-services.ts';
+import type { DialectWalletModel, WalletSlot } from './dialect-model-services.ts';
 
 /** What w0 is funded with on an afp serve, and what one send moves. */
 export const WALLET_FUND = '0.05';
@@ -95,11 +95,11 @@ export async function openWallet(session: LiveSession): Promise<OpenedWallet | s
 }
 
 /** A run's wallet model: the invocation's wallets (their balances and sends carry over from run to run). */
-export function walletModel(opened: OpenedWallet | null): WalletModel | null {
+export function walletModel(opened: OpenedWallet | null): DialectWalletModel | null {
   return opened === null ? null : { apiKey: opened.apiKey, wallets: opened.wallets, funded: opened.funded };
 }
 
-function walletOf(model: Readonly<DialectModel>): WalletModel {
+function walletOf(model: Readonly<DialectModel>): DialectWalletModel {
   if (model.wallet === null) throw new Error("a wallet command ran without the check's wallet");
   return model.wallet;
 }

@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { formatDecimal } from '../../core/money.ts';
-import { registeredSlots, SLOT_COUNT, type CheckModel, type Style } from '../check-model.ts';
+import { registeredSlots, SLOT_COUNT, type CheckModel, type CheckStyle } from '../check-model.ts';
 import { plainEscrowCommand, releaseCommand } from '../escrow/command-escrow.ts';
 import { SCOPES, type BudgetScope, type Charge } from '../model-limits.ts';
 import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
@@ -38,11 +38,11 @@ function allSlots(): number[] {
 /** Who acts on a name: its owner, the agent it is offered to, or another registered agent. */
 export type DomainRole = 'owner' | 'buyer' | 'outsider';
 
-function ready(model: Readonly<CheckModel>, style: Style): boolean {
+function ready(model: Readonly<CheckModel>, style: CheckStyle): boolean {
   return model.capabilities.domains && (style === 'B' || model.capabilities.styleA);
 }
 
-function scopesOf(style: Style, register: boolean): readonly BudgetScope[] {
+function scopesOf(style: CheckStyle, register: boolean): readonly BudgetScope[] {
   if (style === 'A') return register ? SCOPES.domainsRegisterA : SCOPES.styleA;
   return register ? SCOPES.domainsRegisterB : SCOPES.domainsB;
 }
@@ -105,7 +105,7 @@ function richestSlot(model: Readonly<CheckModel>): number | undefined {
 }
 
 export interface RegisterDomainCommandInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   /** A slot, or the richest agent at the time (registrations cost more than the 10.00 grant). */
   readonly slot: number | 'richest';
   readonly index: number;
@@ -260,7 +260,7 @@ export type DomainView = 'check' | 'dns' | 'lookup' | 'listA' | 'listB';
 
 /** The read-only rows: check and DNS list (A), lookup (B), the caller's lists (A, B). */
 export function domainViewCommand(view: DomainView, slot: number, index: number): CommandSpec {
-  const style: Style = view === 'lookup' || view === 'listB' ? 'B' : 'A';
+  const style: CheckStyle = view === 'lookup' || view === 'listB' ? 'B' : 'A';
   const label =
     view === 'listA' || view === 'listB' ? `domains${style}(a${slot})` : `${view}Domain${style}(a${slot}, d${index})`;
   return {
@@ -352,7 +352,7 @@ export const DOMAINS_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<C
     weight: 4,
     arbitrary: fc
       .record({
-        style: fc.constantFrom<Style>('A', 'B'),
+        style: fc.constantFrom<CheckStyle>('A', 'B'),
         slot: fc.oneof({ weight: 2, arbitrary: fc.constant('richest' as const) }, { weight: 1, arbitrary: slot }),
         index,
         years: fc.constantFrom(1, 1, 1, 2, DOMAIN_RULES.yearsMax + 1),

@@ -16,7 +16,7 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
-import type { CheckModel, Style } from '../check-model.ts';
+import type { CheckModel, CheckStyle } from '../check-model.ts';
 import { payFeeShares } from '../model-referral.ts';
 import type { ModelDomain } from './domains-state.ts';
 import {
@@ -85,7 +85,7 @@ function chargeFee(model: CheckModel, slot: number, costMicro: Micro): void {
 }
 
 export interface RegisterDomainInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly slot: number;
   readonly index: number;
   readonly years: number;
@@ -260,7 +260,7 @@ function recordsMatcher(domain: ModelDomain): Matcher {
   );
 }
 
-export interface DnsInput {
+interface DnsInput {
   readonly callerSlot: number;
   readonly index: number;
   readonly host: '@' | 'www';
@@ -342,7 +342,7 @@ export function predictLookup(model: Readonly<CheckModel>, index: number): Predi
 }
 
 /** The caller's domains, by name (A: `*_at` names, B: `expires`, `grace_ends`). */
-export function predictListDomains(model: Readonly<CheckModel>, style: Style, slot: number): Prediction {
+export function predictListDomains(model: Readonly<CheckModel>, style: CheckStyle, slot: number): Prediction {
   const owned = model.domains.held
     .map((domain, index) => ({ domain, name: domainName(model, index) }))
     .filter(

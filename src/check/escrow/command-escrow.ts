@@ -17,7 +17,7 @@ import {
   resolveEscrow,
   type CheckModel,
   type EscrowRef,
-  type Style,
+  type CheckStyle,
 } from '../check-model.ts';
 import type { Prediction } from '../expectation.ts';
 import {
@@ -28,7 +28,7 @@ import {
   type CreateEscrowInput,
   type EscrowActionInput,
 } from './model-escrow.ts';
-import { predictGet, predictList, type ListInput } from './model-escrow-views.ts';
+import { predictGet, predictList, type EscrowListInput } from './model-escrow-views.ts';
 import { SCOPES, type BudgetScope } from '../model-limits.ts';
 import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 
@@ -130,7 +130,7 @@ function createBodyB(
 export type CallerRole = 'sender' | 'receiver' | 'outsider';
 
 export interface ActionCommandInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly caller: CallerRole;
   readonly escrow: EscrowRef;
 }
@@ -234,7 +234,7 @@ export function getEscrowCommand(input: ActionCommandInput): CommandSpec {
   );
 }
 
-export function listEscrowsCommand(input: ListInput): CommandSpec {
+export function listEscrowsCommand(input: EscrowListInput): CommandSpec {
   const filters = [
     input.role === null ? null : `role=${input.role}`,
     input.status === null ? null : `status=${input.status}`,
@@ -275,7 +275,7 @@ export function listEscrowsCommand(input: ListInput): CommandSpec {
  * On a wall-clock target the model knows creation instants only within a tolerance, so lists are
  * compared as sets (sorted by escrow_id on both sides) and only when nothing is cut by the limit.
  */
-function listFitsUnordered(model: Readonly<CheckModel>, input: ListInput): boolean {
+function listFitsUnordered(model: Readonly<CheckModel>, input: EscrowListInput): boolean {
   const own = model.escrows.filter(
     (escrow) => escrow.senderSlot === input.callerSlot || escrow.receiverSlot === input.callerSlot,
   );

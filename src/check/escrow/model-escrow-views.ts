@@ -6,16 +6,10 @@
  * referrer, created_at, expires_at, settled_at, tx_hash, dispute}; detail-A names the parties
  * buyer/seller, the description memo, adds currency "USDC" and renders money as numbers.
  */
-import {
-  requireAgent,
-  type CheckModel,
-  type EscrowRole,
-  type EscrowStatus,
-  type ModelEscrow,
-  type Style,
-} from '../check-model.ts';
+import { requireAgent, type CheckModel, type ModelEscrow, type CheckStyle } from '../check-model.ts';
 import { eq, json, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import { access, type EscrowActionInput } from './model-escrow.ts';
+import type { EscrowRole, EscrowStatus } from '../../services/escrow/escrow-record.ts';
 
 export function predictGet(model: Readonly<CheckModel>, input: EscrowActionInput): Prediction {
   const found = access(model, input, 'party');
@@ -23,8 +17,8 @@ export function predictGet(model: Readonly<CheckModel>, input: EscrowActionInput
   return { expected: { status: 200, body: escrowDetail(model, found, input.style) } };
 }
 
-export interface ListInput {
-  readonly style: Style;
+export interface EscrowListInput {
+  readonly style: CheckStyle;
   readonly callerSlot: number;
   /** null: the parameter is not sent (all roles). */
   readonly role: EscrowRole | null;
@@ -32,7 +26,7 @@ export interface ListInput {
   readonly limit: number | null;
 }
 
-export function predictList(model: Readonly<CheckModel>, input: ListInput): Prediction {
+export function predictList(model: Readonly<CheckModel>, input: EscrowListInput): Prediction {
   const role = input.role ?? 'all';
   const slot = input.callerSlot;
   const matching = model.escrows.filter((escrow) => {
@@ -63,7 +57,11 @@ function newestFirst(a: ModelEscrow, b: ModelEscrow): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-export function escrowDetail(model: Readonly<CheckModel>, escrow: ModelEscrow, style: Style): Record<string, Matcher> {
+export function escrowDetail(
+  model: Readonly<CheckModel>,
+  escrow: ModelEscrow,
+  style: CheckStyle,
+): Record<string, Matcher> {
   const senderId = requireAgent(model, escrow.senderSlot).id;
   const receiverId = requireAgent(model, escrow.receiverSlot).id;
   const referrerId = escrow.referrerSlot === null ? null : requireAgent(model, escrow.referrerSlot).id;

@@ -18,13 +18,13 @@ import {
   type EscrowRef,
   type ModelAgent,
   type ModelEscrow,
-  type Style,
+  type CheckStyle,
 } from '../check-model.ts';
 import { eq, failure, money, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import { credit, payRelease } from '../model-time.ts';
 
 export interface CreateEscrowInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly senderSlot: number;
   readonly receiver: AgentRef;
   readonly amountMicro: bigint;
@@ -114,7 +114,7 @@ function createReferrer(
 }
 
 export interface EscrowActionInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly callerSlot: number;
   readonly escrow: EscrowRef;
 }

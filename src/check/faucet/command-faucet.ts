@@ -10,7 +10,7 @@ import {
   referenceText,
   type AgentRef,
   type CheckModel,
-  type Style,
+  type CheckStyle,
 } from '../check-model.ts';
 import { SCOPES } from '../model-limits.ts';
 import {
@@ -25,7 +25,7 @@ import { expectAnswer, keyed, keyless, keylessPrediction, type CommandSpec } fro
 
 /** A registration: of a new agent (the next free slot), or again of a registered one (409). */
 export interface RegisterCommandInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   /** null: a new agent; a slot: that (registered) agent's id again. */
   readonly again: number | null;
   readonly referrer: AgentRef | null;

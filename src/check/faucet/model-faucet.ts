@@ -9,12 +9,12 @@
  * cooldown (409 FAUCET_CLAIMED) before an empty pool (422); agent details — unknown (404)
  * before another agent's (403).
  */
-import { requireAgent, type AgentRef, type CheckModel, type ModelAgent, type Style } from '../check-model.ts';
+import { requireAgent, type AgentRef, type CheckModel, type ModelAgent, type CheckStyle } from '../check-model.ts';
 import { eq, failure, money, seconds, text, time, type Matcher, type Prediction } from '../expectation.ts';
 
 export interface RegisterInput {
   readonly slot: number;
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly referrer: AgentRef | null;
 }
 
@@ -166,7 +166,7 @@ export function predictAgentView(model: Readonly<CheckModel>, callerSlot: number
   return { expected: { status: 200, body: agentDetails(model, agent) } };
 }
 
-export function agentDetails(model: Readonly<CheckModel>, agent: ModelAgent): Record<string, Matcher> {
+function agentDetails(model: Readonly<CheckModel>, agent: ModelAgent): Record<string, Matcher> {
   const referrer = agent.referrerSlot === null ? null : (model.agents[agent.referrerSlot]?.id ?? null);
   return {
     agent_id: eq(agent.id),

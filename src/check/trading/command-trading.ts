@@ -17,17 +17,26 @@
  */
 import fc from 'fast-check';
 import type { Micro } from '../../core/money.ts';
-import type { CheckModel, Style } from '../check-model.ts';
+import type { CheckModel, CheckStyle } from '../check-model.ts';
 import { SCOPES, type Charge } from '../model-limits.ts';
 import { expectAnswer, inFaultWindow, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { limitPriceOf, type LimitKind, type PlaceInput } from './model-order-body.ts';
 import { predictCancel, predictListOrders, predictPlace, UNKNOWN_ORDER_ID } from './model-orders.ts';
 import { predictPortfolio, predictPositions, viewMarkets, type Marks } from './model-views.ts';
-import { holdingOf, marketOpen, parseScaled, positionOf, qtyFor, scaledText, tradingSlots } from './model-trading.ts';
-import { marketAt, type ModelOrder, type OrderSide, type Quote } from './trading-state.ts';
+import {
+  holdingOf,
+  marketOpen,
+  parseScaled,
+  positionOf,
+  modelQtyFor,
+  scaledText,
+  tradingSlots,
+} from './model-trading.ts';
+import { marketAt, type ModelOrder, type ModelQuote } from './trading-state.ts';
+import type { OrderSide } from '../../services/trading/trading-record.ts';
 
-function ready(model: Readonly<CheckModel>, style: Style, slot: number): boolean {
+function ready(model: Readonly<CheckModel>, style: CheckStyle, slot: number): boolean {
   return (
     model.capabilities.trading &&
     model.capabilities.exactTime &&
@@ -36,7 +45,7 @@ function ready(model: Readonly<CheckModel>, style: Style, slot: number): boolean
   );
 }
 
-function scopesOf(style: Style, order: boolean): Charge['scopes'] {
+function scopesOf(style: CheckStyle, order: boolean): Charge['scopes'] {
   if (style === 'A') return SCOPES.styleA;
   return order ? SCOPES.tradingOrderB : SCOPES.tradingB;
 }
@@ -49,11 +58,11 @@ function scopesOf(style: Style, order: boolean): Charge['scopes'] {
 async function readQuote(
   model: Readonly<CheckModel>,
   system: CheckSystem,
-  style: Style,
+  style: CheckStyle,
   slot: number,
   market: number,
   label: string,
-): Promise<Quote | 'fault'> {
+): Promise<ModelQuote | 'fault'> {
   const names = marketAt(market);
   const client = keyed(model, system, slot).trading;
   const answer =
@@ -81,7 +90,7 @@ async function readQuote(
 async function readMarks(
   model: Readonly<CheckModel>,
   system: CheckSystem,
-  style: Style,
+  style: CheckStyle,
   slot: number,
   label: string,
 ): Promise<Marks | 'fault'> {
@@ -98,7 +107,7 @@ async function readMarks(
 export type SizeKind = Micro | 'close';
 
 export interface PlaceCommandInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly slot: number;
   readonly market: number | 'unknown';
   readonly side: OrderSide | 'close';
@@ -116,7 +125,7 @@ function closable(model: Readonly<CheckModel>, slot: number, market: number | 'u
   return holding !== undefined && holding.qty > holding.reservedQty;
 }
 
-function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quote: Quote | null): PlaceInput {
+function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quote: ModelQuote | null): PlaceInput {
   if (input.size === 'close' && input.market !== 'unknown' && marketAt(input.market).kind === 'spot') {
     // Sells the free holding: the largest amount whose quantity (size / bid, rounded up) it covers.
     const holding = holdingOf(model, input.slot, input.market);
@@ -141,7 +150,7 @@ function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quo
     const price = side === 'buy' ? quote.ask : quote.bid;
     // The smallest amount whose quantity covers the position: (qty × price) / 10^10 rounded up.
     amountMicro = (position.qty * price + 9_999_999_999n) / 10_000_000_000n;
-    while (qtyFor(amountMicro, price) < position.qty) amountMicro += 1n;
+    while (modelQtyFor(amountMicro, price) < position.qty) amountMicro += 1n;
   }
   return {
     style: input.style,
@@ -155,7 +164,7 @@ function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quo
   };
 }
 
-function orderBodyOf(style: Style, input: PlaceInput, limitPrice: bigint | null): Record<string, unknown> {
+function orderBodyOf(style: CheckStyle, input: PlaceInput, limitPrice: bigint | null): Record<string, unknown> {
   const names = marketAt(input.market);
   const price =
     limitPrice === null ? {} : { price: style === 'A' ? Number(scaledText(limitPrice)) : scaledText(limitPrice) };
@@ -248,7 +257,7 @@ function cancelCaller(
   return slot !== undefined && model.agents[slot] !== undefined ? slot : undefined;
 }
 
-export function cancelOrderCommand(input: { style: Style; role: CancelRole; order: OrderRef }): CommandSpec {
+export function cancelOrderCommand(input: { style: CheckStyle; role: CancelRole; order: OrderRef }): CommandSpec {
   const refText =
     input.order === 'unknown' ? 'unknown order' : `order#${input.order.index}${input.order.open ? ' open' : ''}`;
   const label = `cancelOrder${input.style}(${input.role}, ${refText})`;
@@ -278,7 +287,7 @@ export function cancelOrderCommand(input: { style: Style; role: CancelRole; orde
 export type TradingView = 'positionsA' | 'portfolioB' | 'ordersB';
 
 export function tradingViewCommand(view: TradingView, slot: number, limit: number): CommandSpec {
-  const style: Style = view === 'positionsA' ? 'A' : 'B';
+  const style: CheckStyle = view === 'positionsA' ? 'A' : 'B';
   const label = view === 'ordersB' ? `ordersB(a${slot}, limit ${limit})` : `${view}(a${slot})`;
   return {
     label,
@@ -351,7 +360,7 @@ export async function syncTradingAfterAdvance(
 
 /** a0 and a1 act most (registered first). */
 const slot = fc.constantFrom(0, 0, 0, 1, 1, 2, 3);
-const style = fc.constantFrom<Style>('A', 'B');
+const style = fc.constantFrom<CheckStyle>('A', 'B');
 const market = fc.constantFrom<number | 'unknown'>(0, 0, 0, 1, 1, 2, 2, 'unknown');
 /** Sizes: the minimum, a few USDC, just over a 10.00 balance at leverage 1, and a large notional needing leverage. */
 const size = fc.constantFrom<SizeKind>(

@@ -8,8 +8,9 @@
 import { assert } from '../../core/assert.ts';
 import { basisPoints, type Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
-import { ceilDiv, holdingOf, marginFor, NOTIONAL_DIVISOR } from './model-trading.ts';
-import { marketAt, type ModelHolding, type ModelOrder, type OrderSide } from './trading-state.ts';
+import { ceilDiv, holdingOf, modelMarginFor, NOTIONAL_DIVISOR } from './model-trading.ts';
+import { marketAt, type ModelHolding, type ModelOrder } from './trading-state.ts';
+import type { OrderSide } from '../../services/trading/trading-record.ts';
 
 /** Funds taken from the balance and units reserved of a spot holding while an order rests. */
 export interface RestingHold {
@@ -25,7 +26,7 @@ export function restingHold(
 ): RestingHold {
   const makerFeeMicro = basisPoints(order.amountMicro, model.config.trading.makerFeeBps, 'up');
   if (marketAt(order.market).kind === 'perp')
-    return { holdMicro: marginFor(order.amountMicro, order.leverage) + makerFeeMicro, holdQty: 0n };
+    return { holdMicro: modelMarginFor(order.amountMicro, order.leverage) + makerFeeMicro, holdQty: 0n };
   if (order.side === 'sell')
     return { holdMicro: 0n, holdQty: ceilDiv(order.amountMicro * NOTIONAL_DIVISOR, limitPrice) };
   return { holdMicro: order.amountMicro + makerFeeMicro, holdQty: 0n };

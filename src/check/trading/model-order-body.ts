@@ -4,16 +4,17 @@
  * (PlaceInput, limit kinds) without the predictions, and the predictions read these as data.
  */
 import type { Micro } from '../../core/money.ts';
-import type { Style } from '../check-model.ts';
+import type { CheckStyle } from '../check-model.ts';
 import { eq, money, text, type Matcher } from '../expectation.ts';
 import { scaledMatcher } from './model-trading.ts';
-import { marketAt, type OrderSide, type Quote } from './trading-state.ts';
+import { marketAt, type ModelQuote } from './trading-state.ts';
+import type { OrderSide } from '../../services/trading/trading-record.ts';
 
 /** How a limit price is drawn: far from the quote (rests), near it (rests, fills within hours), through it (marketable), or missing (400). */
 export type LimitKind = 'far' | 'near' | 'through' | 'missing';
 
 export interface PlaceInput {
-  readonly style: Style;
+  readonly style: CheckStyle;
   readonly slot: number;
   /** An index of TRADING_MARKETS, or 'unknown'. */
   readonly market: number | 'unknown';
@@ -30,7 +31,7 @@ export interface PlaceInput {
  * the bid (buy) or above the ask (sell), which the price path crosses within hours; through =
  * twice the ask (buy) or half the bid (sell), so it fills at once at the quote.
  */
-export function limitPriceOf(input: PlaceInput, quote: Quote): bigint | null {
+export function limitPriceOf(input: PlaceInput, quote: ModelQuote): bigint | null {
   if (input.type !== 'limit' || input.limit === 'missing') return null;
   const cent = 1_000_000n;
   const raw = {
@@ -43,7 +44,7 @@ export function limitPriceOf(input: PlaceInput, quote: Quote): bigint | null {
 
 /** The body fields of an order answer, per style (a perpetual's A side is long/short, spot's buy/sell). */
 export function orderBody(
-  style: Style,
+  style: CheckStyle,
   input: PlaceInput,
   fields: {
     status: string;

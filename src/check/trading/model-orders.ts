@@ -11,17 +11,17 @@
  * cancel of an unknown (404), a foreign (403) or a closed order (409); list limit over 100 (400).
  */
 import { basisPoints } from '../../core/money.ts';
-import type { CheckModel, Style } from '../check-model.ts';
+import type { CheckModel, CheckStyle } from '../check-model.ts';
 import { eq, failure, list, money, object, time, type Matcher, type Prediction } from '../expectation.ts';
 import { limitPriceOf, orderBody, type PlaceInput } from './model-order-body.ts';
 import { holdFits, releaseHold, restingHold, takeHold, type RestingHold } from './model-holds.ts';
 import { planPerpFill } from './model-positions.ts';
 import { planSpotFill } from './model-spot.ts';
 import { marketOpen, openOrdersOf, scaledMatcher } from './model-trading.ts';
-import { marketAt, type ModelOrder, type Quote } from './trading-state.ts';
+import { marketAt, type ModelOrder, type ModelQuote } from './trading-state.ts';
 
 /** POST /api/v1/orders (A) or /trading-api/order (B), predicted from the quote read at the same instant. */
-export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote | null): Prediction {
+export function predictPlace(model: CheckModel, input: PlaceInput, quote: ModelQuote | null): Prediction {
   const rules = model.config.trading;
   if (input.market === 'unknown' || quote === null) return failure(400, 'BAD_REQUEST');
   if (input.type === 'limit' && input.limit === 'missing') return failure(400, 'BAD_REQUEST');
@@ -102,7 +102,7 @@ export const UNKNOWN_ORDER_ID = 'ord_nonexistent_0000';
 /** POST /api/v1/orders/:id/cancel (A) or DELETE /trading-api/order/:id (B). */
 export function predictCancel(
   model: CheckModel,
-  style: Style,
+  style: CheckStyle,
   callerSlot: number,
   order: ModelOrder | undefined,
 ): Prediction {

@@ -14,8 +14,17 @@
 import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
-import { ceilDiv, chargeFee, marginFor, NOTIONAL_DIVISOR, pnlOf, positionOf, qtyFor } from './model-trading.ts';
-import type { ModelPosition, OrderSide, PositionSide } from './trading-state.ts';
+import {
+  ceilDiv,
+  chargeFee,
+  modelMarginFor,
+  NOTIONAL_DIVISOR,
+  pnlOf,
+  positionOf,
+  modelQtyFor,
+} from './model-trading.ts';
+import type { ModelPosition } from './trading-state.ts';
+import type { OrderSide, PositionSide } from '../../services/trading/trading-record.ts';
 
 export interface PerpFillInput {
   readonly slot: number;
@@ -41,13 +50,13 @@ export function unrealizedFill(qty: bigint, feeMicro: Micro, apply: () => void):
 export function planPerpFill(model: CheckModel, fill: PerpFillInput): PerpPlan {
   const agent = model.agents[fill.slot];
   assert(agent !== undefined, `a fill is an agent's (a${fill.slot})`);
-  const qty = qtyFor(fill.amountMicro, fill.price);
+  const qty = modelQtyFor(fill.amountMicro, fill.price);
   if (qty <= 0n) return { kind: 'refused', status: 400 };
   const side: PositionSide = fill.side === 'buy' ? 'long' : 'short';
   const position = positionOf(model, fill.slot, fill.market);
   const lot = { slot: fill.slot, market: fill.market, side, price: fill.price, leverage: fill.leverage };
   if (position === undefined || position.side === side) {
-    const marginMicro = marginFor(fill.amountMicro, fill.leverage);
+    const marginMicro = modelMarginFor(fill.amountMicro, fill.leverage);
     if (agent.balanceMicro < marginMicro + fill.feeMicro) return { kind: 'refused', status: 422 };
     return unrealizedFill(qty, fill.feeMicro, () => {
       agent.balanceMicro -= marginMicro;
@@ -60,7 +69,7 @@ export function planPerpFill(model: CheckModel, fill: PerpFillInput): PerpPlan {
   const released = closeQty === position.qty ? position.marginMicro : (position.marginMicro * closeQty) / position.qty;
   const pnl = pnlOf(position.side, closeQty, position.entry, fill.price);
   const remainderMargin =
-    remainingQty > 0n ? marginFor(ceilDiv(remainingQty * fill.price, NOTIONAL_DIVISOR), fill.leverage) : 0n;
+    remainingQty > 0n ? modelMarginFor(ceilDiv(remainingQty * fill.price, NOTIONAL_DIVISOR), fill.leverage) : 0n;
   if (remainingQty > 0n && agent.balanceMicro + released + pnl < remainderMargin + fill.feeMicro)
     return { kind: 'refused', status: 422 };
   // The settlement, planned on copies: the fee is what the balance holds after it, at most the fee.

@@ -9,8 +9,8 @@ import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { ensureHolding, freeQtyOf } from './model-holds.ts';
 import { unrealizedFill, type PerpPlan } from './model-positions.ts';
-import { ceilDiv, chargeFee, NOTIONAL_DIVISOR, qtyFor } from './model-trading.ts';
-import type { OrderSide } from './trading-state.ts';
+import { ceilDiv, chargeFee, NOTIONAL_DIVISOR, modelQtyFor } from './model-trading.ts';
+import type { OrderSide } from '../../services/trading/trading-record.ts';
 
 /**
  * What a spot fill at `fill.price` does, or why it is refused: a buy of qty = size / price (down)
@@ -24,7 +24,9 @@ export function planSpotFill(
   const agent = model.agents[fill.slot];
   assert(agent !== undefined, `a fill is an agent's (a${fill.slot})`);
   const buy = fill.side === 'buy';
-  const qty = buy ? qtyFor(fill.amountMicro, fill.price) : ceilDiv(fill.amountMicro * NOTIONAL_DIVISOR, fill.price);
+  const qty = buy
+    ? modelQtyFor(fill.amountMicro, fill.price)
+    : ceilDiv(fill.amountMicro * NOTIONAL_DIVISOR, fill.price);
   if (buy && qty <= 0n) return { kind: 'refused', status: 400 };
   if (buy ? agent.balanceMicro < fill.amountMicro + fill.feeMicro : freeQtyOf(model, fill.slot, fill.market) < qty)
     return { kind: 'refused', status: 422 };

@@ -13,16 +13,11 @@
  * insurance balances (not on the wire; the model keeps the shortfall it books to insurance).
  */
 import type { Micro } from '../../core/money.ts';
-import type { CheckModel, Style } from '../check-model.ts';
+import type { CheckModel, CheckStyle } from '../check-model.ts';
 import { eq, type Matcher } from '../expectation.ts';
 import { payFeeShares } from '../model-referral.ts';
-import {
-  TRADING_MARKETS,
-  type ModelHolding,
-  type ModelOrder,
-  type ModelPosition,
-  type PositionSide,
-} from './trading-state.ts';
+import { TRADING_MARKETS, type ModelHolding, type ModelOrder, type ModelPosition } from './trading-state.ts';
+import type { PositionSide } from '../../services/trading/trading-record.ts';
 
 /** Prices and quantities carry 8 decimals; notional = qty × price / 10^10 micro-USDC. */
 const SCALE = 100_000_000n;
@@ -58,7 +53,7 @@ export function scaledText(value: bigint): string {
 }
 
 /** A price or quantity as its style shows it: A a JSON number, B a decimal string. */
-export function scaledMatcher(style: Style, value: bigint | null): Matcher {
+export function scaledMatcher(style: CheckStyle, value: bigint | null): Matcher {
   if (value === null) return eq(null);
   return style === 'A' ? eq(Number(scaledText(value))) : eq(scaledText(value));
 }
@@ -73,8 +68,8 @@ export function ceilDiv(numerator: bigint, denominator: bigint): bigint {
   return quotient * denominator !== numerator && numerator > 0n ? quotient + 1n : quotient;
 }
 
-export const qtyFor = (amountMicro: Micro, price: bigint): bigint => (amountMicro * NOTIONAL_DIVISOR) / price;
-export const marginFor = (amountMicro: Micro, leverage: number): Micro => ceilDiv(amountMicro, BigInt(leverage));
+export const modelQtyFor = (amountMicro: Micro, price: bigint): bigint => (amountMicro * NOTIONAL_DIVISOR) / price;
+export const modelMarginFor = (amountMicro: Micro, leverage: number): Micro => ceilDiv(amountMicro, BigInt(leverage));
 export const pnlOf = (side: PositionSide, qty: bigint, entry: bigint, price: bigint): Micro =>
   floorDiv(qty * (side === 'long' ? price - entry : entry - price), NOTIONAL_DIVISOR);
 

@@ -6,7 +6,7 @@
  * equity and spot rows. A view command reads the marks from the wire first; after time moves the
  * marks come from the price oracle (model-prices.ts) and the prediction is the same.
  */
-import type { CheckModel, Style } from '../check-model.ts';
+import type { CheckModel, CheckStyle } from '../check-model.ts';
 import { eq, list, money, object, type Matcher, type Prediction } from '../expectation.ts';
 import { liquidationPriceOf, unrealizedOf } from './model-positions.ts';
 import { NOTIONAL_DIVISOR, openOrdersOf, scaledMatcher, tradingMoney } from './model-trading.ts';
@@ -21,7 +21,12 @@ function markOf(marks: Marks, market: number): bigint {
   return mark;
 }
 
-function positionFields(model: Readonly<CheckModel>, style: Style, position: ModelPosition, marks: Marks): Matcher {
+function positionFields(
+  model: Readonly<CheckModel>,
+  style: CheckStyle,
+  position: ModelPosition,
+  marks: Marks,
+): Matcher {
   const market = marketAt(position.market);
   const mark = markOf(marks, position.market);
   return object({

@@ -6,8 +6,9 @@
  * the rules, which take the whole model.
  */
 import type { Micro } from '../../core/money.ts';
+import type { MarketKind } from '../../services/trading/market-catalogue.ts';
+import type { OrderSide, PositionSide } from '../../services/trading/trading-record.ts';
 
-export type MarketKind = 'perp' | 'spot';
 export interface TradingMarket {
   readonly symbol: string;
   readonly pair: string;
@@ -26,7 +27,7 @@ export function marketAt(market: number | 'unknown'): TradingMarket {
   return market === 'unknown' ? UNKNOWN_MARKET : (TRADING_MARKETS[market] ?? UNKNOWN_MARKET);
 }
 
-export interface Quote {
+export interface ModelQuote {
   readonly bid: bigint;
   readonly ask: bigint;
   readonly mid: bigint;
@@ -35,13 +36,10 @@ export interface Quote {
 export interface PriceOracle {
   /** The mid (the mark) of a check market at the tick containing `atMs`. */
   mid(market: number, atMs: number): bigint;
-  quote(market: number, atMs: number): Quote;
+  quote(market: number, atMs: number): ModelQuote;
   /** The funding rate quoted during the 8-hour period containing `atMs`, in parts per million. */
   fundingRatePpm(market: number, atMs: number): number;
 }
-
-export type OrderSide = 'buy' | 'sell';
-export type PositionSide = 'long' | 'short';
 
 export interface ModelOrder {
   readonly id: string;

@@ -16,14 +16,14 @@ import { chainRow } from '../../services/wallet/wallet-config.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
 import { onAgent, walletAt } from './command-wallet.ts';
 import {
-  addressKey,
+  modelAddressKey,
   balanceOf,
   nativeOf,
   recordSend,
   sendFeeOf,
   tokensOf,
   txMatcher,
-  unitsText,
+  modelUnitsText,
 } from './model-wallet.ts';
 import type { ModelWallet, ModelWalletTx, WalletAsset } from './wallet-state.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
@@ -80,10 +80,15 @@ function balanceRowB(model: Readonly<CheckModel>, chain: ChainB, wallet: ModelWa
     };
   const address = wallet.addresses[chain];
   const usdc = balanceOf(model.wallet, usdcOf(chain), address);
-  const coin = unitsText(balanceOf(model.wallet, nativeOf(chain), address), native.decimals);
+  const coin = modelUnitsText(balanceOf(model.wallet, nativeOf(chain), address), native.decimals);
   return {
     usdc,
-    row: object({ usdc: eq(unitsText(usdc, 6)), eth: eq(coin), native: eq(coin), native_symbol: eq(native.symbol) }),
+    row: object({
+      usdc: eq(modelUnitsText(usdc, 6)),
+      eth: eq(coin),
+      native: eq(coin),
+      native_symbol: eq(native.symbol),
+    }),
   };
 }
 
@@ -108,7 +113,7 @@ export function styleBBalanceCommand(input: { slot: number; chain: ChainB | 'all
         chains[chain] = row;
       }
       expectAnswer(label, model, answer, {
-        expected: { status: 200, body: { usdc: eq(unitsText(total, 6)), chains: object(chains) } },
+        expected: { status: 200, body: { usdc: eq(modelUnitsText(total, 6)), chains: object(chains) } },
       });
     },
   });
@@ -119,7 +124,7 @@ export type DestinationB =
   | { readonly kind: 'wallet'; readonly index: number }
   | { readonly kind: 'agent'; readonly slot: number };
 /** part: a quarter of the wallet's USDC (at least 1 base unit); above: one base unit more than it holds (422). */
-export type AmountB = 'part' | 'above';
+type AmountB = 'part' | 'above';
 
 export interface SendBInput {
   readonly wallet: number;
@@ -192,13 +197,13 @@ export function styleBSendCommand(input: SendBInput): WalletCommandSpec {
       const memo = input.memo ? 'afp check' : null;
       const body: Record<string, unknown> = {
         to: destination.to,
-        amount: Number(unitsText(amount, asset.decimals)),
+        amount: Number(modelUnitsText(amount, asset.decimals)),
         chain,
         private_key: secretsOf(model.wallet, wallet.index).privateKeys[chain],
       };
       if (memo !== null) body['memo'] = memo;
       const answer = await keyed(model, system, wallet.slot).wallet.call('wallet.B.send', { body });
-      const described = `${label} (w${wallet.index} ${chain}, ${unitsText(amount, asset.decimals)} USDC)`;
+      const described = `${label} (w${wallet.index} ${chain}, ${modelUnitsText(amount, asset.decimals)} USDC)`;
       if (destination.address === null) return expectAnswer(described, model, answer, NO_WALLET);
       const fee = sendFeeOf(model.wallet, asset, destination.address);
       if (held < amount || balanceOf(model.wallet, nativeOf(chain), from) < fee)
@@ -212,8 +217,8 @@ export function styleBSendCommand(input: SendBInput): WalletCommandSpec {
           body: {
             tx_hash: text(),
             status: eq('pending'),
-            amount: eq(Number(unitsText(amount, asset.decimals))),
-            fee: eq(unitsText(fee, row.decimals)),
+            amount: eq(Number(modelUnitsText(amount, asset.decimals))),
+            fee: eq(modelUnitsText(fee, row.decimals)),
             fee_symbol: eq(row.symbol),
             chain: eq(chain),
             to: eq(to),
@@ -251,11 +256,12 @@ function historyB(model: Readonly<CheckModel>, wallet: ModelWallet, input: Histo
         : [];
   const sent = (tx: ModelWalletTx): boolean =>
     tx.from !== null &&
-    addressKey(tx.asset.chain, tx.from) === addressKey(tx.asset.chain, wallet.addresses[tx.asset.chain]);
+    modelAddressKey(tx.asset.chain, tx.from) === modelAddressKey(tx.asset.chain, wallet.addresses[tx.asset.chain]);
   const touching = model.wallet.txs.filter(
     (tx) =>
       chains.includes(tx.asset.chain) &&
-      (sent(tx) || addressKey(tx.asset.chain, tx.to) === addressKey(tx.asset.chain, wallet.addresses[tx.asset.chain])),
+      (sent(tx) ||
+        modelAddressKey(tx.asset.chain, tx.to) === modelAddressKey(tx.asset.chain, wallet.addresses[tx.asset.chain])),
   );
   const type = input.type ?? 'all';
   return touching

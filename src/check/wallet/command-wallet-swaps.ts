@@ -16,7 +16,7 @@ import { eq, failure, list, money, object, text, type Prediction } from '../expe
 import { expectAnswer, keyed } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { SCOPES } from '../model-limits.ts';
-import { tokensOf, unitsText } from './model-wallet.ts';
+import { tokensOf, modelUnitsText } from './model-wallet.ts';
 import type { WalletAsset } from './wallet-state.ts';
 import {
   isStable,
@@ -77,7 +77,7 @@ export function quoteCommand(input: {
         to_chain: to.chain,
         from_token: input.symbols ? from.symbol : from.address,
         to_token: input.symbols ? to.symbol : to.address,
-        amount: unitsText(amount, from.decimals),
+        amount: modelUnitsText(amount, from.decimals),
       });
       expectAnswer(label, model, answer, prediction);
       if (answer.status !== 200) return;
@@ -119,7 +119,7 @@ export function swapCommand(input: {
         to_chain: to.chain,
         from_token: from.address,
         to_token: to.address,
-        amount: unitsText(amount, from.decimals),
+        amount: modelUnitsText(amount, from.decimals),
         to_address: toAddress,
       });
       expectAnswer(label, model, answer, prediction);
@@ -191,9 +191,9 @@ function statsMatchers(
   };
 }
 
-export type ReferralRow = 'code' | 'stats' | 'withdraw';
+export type ReferralCall = 'code' | 'stats' | 'withdraw';
 
-export function walletReferralCommand(input: { slot: number; row: ReferralRow }): WalletCommandSpec {
+export function walletReferralCommand(input: { slot: number; row: ReferralCall }): WalletCommandSpec {
   const label = `walletReferral${input.row[0]?.toUpperCase() ?? ''}${input.row.slice(1)}(a${input.slot})`;
   return walletSpec({
     label,

@@ -32,7 +32,7 @@ import {
   swapCommand,
   swapStatusCommand,
   walletReferralCommand,
-  type ReferralRow,
+  type ReferralCall,
   type SwapSize,
 } from './command-wallet-swaps.ts';
 import { tokensOf } from './model-wallet.ts';
@@ -352,7 +352,7 @@ export const WALLET_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<Co
     weight: 1,
     arbitrary: fc.oneof(
       fc
-        .record({ slot, row: fc.constantFrom<ReferralRow>('code', 'stats', 'stats', 'withdraw') })
+        .record({ slot, row: fc.constantFrom<ReferralCall>('code', 'stats', 'stats', 'withdraw') })
         .map(walletReferralCommand),
       fc
         .tuple(fc.constantFrom(...WALLET_BAD_INPUTS), walletIndex)

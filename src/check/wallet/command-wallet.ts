@@ -37,12 +37,13 @@ import {
   sendFeeOf,
   tokensOf,
   txMatcher,
-  unitsText,
+  modelUnitsText,
 } from './model-wallet.ts';
 import type { ModelWallet, ModelWalletTx, WalletAsset } from './wallet-state.ts';
 import { waitingOrderAt } from './model-wallet-swaps.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { foreignSecrets, keepSecrets, secretsOf, type WalletSecrets } from './wallet-keyring.ts';
+import { HISTORY_CHAINS } from '../../services/wallet/wallet-assets.ts';
 
 /** Wallets a run creates at most: commands then meet the same few, and each creation derives the six chains' keys twice (service and model, ~0.1 s). */
 export const WALLETS_MAX = 3;
@@ -201,7 +202,7 @@ export function mintCommand(input: {
       const answer = await system.walletMint({
         chain: input.chain,
         address: to,
-        amount: unitsText(amount, asset.decimals),
+        amount: modelUnitsText(amount, asset.decimals),
         ...(asset.native ? {} : { token: asset.address }),
       });
       const nowMs = model.nowMs;
@@ -213,7 +214,7 @@ export function mintCommand(input: {
             chain: eq(input.chain),
             to: eq(to),
             symbol: eq(asset.symbol),
-            amount: eq(unitsText(amount, asset.decimals)),
+            amount: eq(modelUnitsText(amount, asset.decimals)),
             status: eq('confirmed'),
           },
         },
@@ -227,7 +228,7 @@ function amountMatcher(asset: WalletAsset, units: bigint): Matcher {
   return object({
     symbol: eq(asset.symbol),
     contract: eq(asset.native ? null : asset.address),
-    amount: eq(unitsText(units, asset.decimals)),
+    amount: eq(modelUnitsText(units, asset.decimals)),
     base_units: eq(units.toString()),
     decimals: eq(asset.decimals),
   });
@@ -435,7 +436,7 @@ function sendBody(
   const body: Record<string, unknown> = {
     chain: send.chain,
     to: send.to,
-    amount: unitsText(send.amount, send.asset.decimals),
+    amount: modelUnitsText(send.amount, send.asset.decimals),
   };
   if (!send.asset.native) body['token'] = send.asset.address;
   if (memo !== null) body['memo'] = memo;
@@ -471,7 +472,7 @@ export function sendCommand(input: SendInput): WalletCommandSpec {
         sendBody(model, input, send, memo) as unknown as Parameters<AfpClient['wallet']['send']>[0],
       );
       expectAnswer(
-        `${label} (w${send.wallet.index} ${send.chain}, amount ${unitsText(send.amount, send.asset.decimals)} ${send.asset.symbol})`,
+        `${label} (w${send.wallet.index} ${send.chain}, amount ${modelUnitsText(send.amount, send.asset.decimals)} ${send.asset.symbol})`,
         model,
         answer,
         {
@@ -512,8 +513,6 @@ export function sendCommand(input: SendInput): WalletCommandSpec {
   });
 }
 
-/** wallet.md: history on bitcoin, solana, base, ethereum only. */
-export const HISTORY_CHAINS: readonly WalletChain[] = ['bitcoin', 'solana', 'base', 'ethereum'];
 const HISTORY_DEFAULT = 10;
 /** platform.md Limits 7: list calls accept limit up to 100. */
 const HISTORY_MAX = 100;

@@ -18,7 +18,7 @@ import type { WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
 import { DEFAULT_WALLET_CONFIG, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq, failure, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
-import { addressKey, chainOf, moveUnits, POOL, recordSend, settleTx, unitsText } from './model-wallet.ts';
+import { modelAddressKey, chainOf, moveUnits, POOL, recordSend, settleTx, modelUnitsText } from './model-wallet.ts';
 import type { ModelSwapOrder, ModelWalletTx, WalletAsset, WalletModel } from './wallet-state.ts';
 
 const CONFIG = DEFAULT_WALLET_CONFIG;
@@ -34,7 +34,7 @@ export function isStable(asset: WalletAsset): boolean {
 }
 
 function sameAsset(a: WalletAsset, b: WalletAsset): boolean {
-  return a.chain === b.chain && addressKey(a.chain, a.address) === addressKey(b.chain, b.address);
+  return a.chain === b.chain && modelAddressKey(a.chain, a.address) === modelAddressKey(b.chain, b.address);
 }
 
 interface QuoteFigures {
@@ -60,7 +60,7 @@ function estimatedSeconds(from: WalletAsset, to: WalletAsset): number {
 }
 
 const maybe = (units: bigint | null, decimals: number): Matcher =>
-  units === null ? text() : eq(unitsText(units, decimals));
+  units === null ? text() : eq(modelUnitsText(units, decimals));
 
 /** GET /v1/wallet/swap/quote: 400 for the same asset or an output that rounds to 0; else the fee breakdown. */
 export function predictQuote(from: WalletAsset, to: WalletAsset, amount: bigint): Prediction {
@@ -78,13 +78,13 @@ export function predictQuote(from: WalletAsset, to: WalletAsset, amount: bigint)
           toChain: eq(to.chain),
           fromToken: eq(from.address),
           toToken: eq(to.address),
-          fromAmount: eq(unitsText(amount, from.decimals)),
+          fromAmount: eq(modelUnitsText(amount, from.decimals)),
           toAmount: maybe(quote.toAmount, to.decimals),
           minReceived: maybe(quote.minReceived, to.decimals),
           estimatedTime: eq(estimatedSeconds(from, to)),
           fee: object({
             integrator_fee_pct: eq(0.5),
-            amount: eq(unitsText(quote.feeAmount, from.decimals)),
+            amount: eq(modelUnitsText(quote.feeAmount, from.decimals)),
             symbol: eq(from.symbol),
           }),
         }),
@@ -108,18 +108,18 @@ export function orderMatcher(order: ModelSwapOrder): Record<string, Matcher> {
       chain: eq(from.chain),
       address: eq(order.depositAddress),
       token: eq(from.address),
-      amount: eq(unitsText(order.fromAmount, from.decimals)),
+      amount: eq(modelUnitsText(order.fromAmount, from.decimals)),
     }),
     output: object({
       chain: eq(to.chain),
       address: eq(order.toAddress),
       token: eq(to.address),
-      amount: eq(unitsText(order.toAmount, to.decimals)),
-      min_received: eq(unitsText(order.minReceived, to.decimals)),
+      amount: eq(modelUnitsText(order.toAmount, to.decimals)),
+      min_received: eq(modelUnitsText(order.minReceived, to.decimals)),
     }),
     fee: object({
       integrator_fee_pct: eq(0.5),
-      amount: eq(unitsText(order.feeAmount, from.decimals)),
+      amount: eq(modelUnitsText(order.feeAmount, from.decimals)),
       symbol: eq(from.symbol),
     }),
     created_at: time(order.createdAtMs),
@@ -162,18 +162,18 @@ export function predictSwap(
       chain: eq(from.chain),
       address: text(),
       token: eq(from.address),
-      amount: eq(unitsText(amount, from.decimals)),
+      amount: eq(modelUnitsText(amount, from.decimals)),
     }),
     output: object({
       chain: eq(to.chain),
       address: eq(toAddress),
       token: eq(to.address),
-      amount: eq(unitsText(toAmount, to.decimals)),
-      min_received: eq(unitsText(minReceived, to.decimals)),
+      amount: eq(modelUnitsText(toAmount, to.decimals)),
+      min_received: eq(modelUnitsText(minReceived, to.decimals)),
     }),
     fee: object({
       integrator_fee_pct: eq(0.5),
-      amount: eq(unitsText(feeAmount, from.decimals)),
+      amount: eq(modelUnitsText(feeAmount, from.decimals)),
       symbol: eq(from.symbol),
     }),
     created_at: time(nowMs),
@@ -223,7 +223,7 @@ export function waitingOrderAt(wallet: WalletModel, chain: WalletChain, to: stri
     (order) =>
       order.status === 'waiting' &&
       order.from.chain === chain &&
-      addressKey(chain, order.depositAddress) === addressKey(chain, to),
+      modelAddressKey(chain, order.depositAddress) === modelAddressKey(chain, to),
   );
 }
 

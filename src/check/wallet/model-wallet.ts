@@ -71,21 +71,21 @@ export function nextBlockMs(chain: WalletChain, ms: number): number {
   return (Math.floor(ms / blockMs) + 1) * blockMs;
 }
 
-export function addressKey(chain: WalletChain, address: string): string {
+export function modelAddressKey(chain: WalletChain, address: string): string {
   return chain === 'ethereum' || chain === 'base' ? address.toLowerCase() : address;
 }
 
 function assetKey(asset: WalletAsset): string {
-  return `${asset.chain}|${addressKey(asset.chain, asset.address)}`;
+  return `${asset.chain}|${modelAddressKey(asset.chain, asset.address)}`;
 }
 
 export function balanceOf(wallet: WalletModel, asset: WalletAsset, address: string): bigint {
-  return wallet.balances.get(`${assetKey(asset)}|${addressKey(asset.chain, address)}`) ?? 0n;
+  return wallet.balances.get(`${assetKey(asset)}|${modelAddressKey(asset.chain, address)}`) ?? 0n;
 }
 
 /** Whether `address` has held `asset` in this run (its account; the pool always has one). */
 function hasAccount(wallet: WalletModel, asset: WalletAsset, address: string): boolean {
-  return address === POOL || wallet.balances.has(`${assetKey(asset)}|${addressKey(asset.chain, address)}`);
+  return address === POOL || wallet.balances.has(`${assetKey(asset)}|${modelAddressKey(asset.chain, address)}`);
 }
 
 function shift(map: Map<string, bigint>, key: string, delta: bigint): void {
@@ -98,14 +98,14 @@ function addAt(wallet: WalletModel, asset: WalletAsset, address: string, delta: 
     shift(wallet.pool, assetKey(asset), delta);
     return;
   }
-  const key = `${assetKey(asset)}|${addressKey(asset.chain, address)}`;
+  const key = `${assetKey(asset)}|${modelAddressKey(asset.chain, address)}`;
   const next = (wallet.balances.get(key) ?? 0n) + delta;
   assert(next >= 0n, `model balances never go negative (${key})`);
   wallet.balances.set(key, next);
 }
 
 /** Base units → whole units, trailing zeros trimmed ("1.5", "0.00042", "3"): the wire's amount text. */
-export function unitsText(units: bigint, decimals: number): string {
+export function modelUnitsText(units: bigint, decimals: number): string {
   const scale = 10n ** BigInt(decimals);
   const fraction = (units % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
   return `${units / scale}${fraction === '' ? '' : `.${fraction}`}`;
@@ -172,7 +172,7 @@ export function recordSend(
 /** Why the chain fails `tx` at its block (true) or not: the two rules of the header. */
 function failsAtBlock(wallet: WalletModel, tx: ModelWalletTx): boolean {
   const { asset } = tx;
-  if (!asset.native && addressKey(asset.chain, tx.to) === addressKey(asset.chain, asset.address)) return true;
+  if (!asset.native && modelAddressKey(asset.chain, tx.to) === modelAddressKey(asset.chain, asset.address)) return true;
   const rentMin = chainOf(asset.chain).rentExemptMin;
   return rentMin > 0n && asset.native && balanceOf(wallet, asset, tx.to) === 0n && tx.amount < rentMin;
 }
@@ -213,8 +213,8 @@ export function txMatcher(tx: ModelWalletTx): Record<string, Matcher> {
     to: eq(tx.to),
     symbol: eq(tx.asset.symbol),
     token: eq(tx.asset.native ? null : tx.asset.address),
-    amount: eq(unitsText(tx.amount, tx.asset.decimals)),
-    fee: eq(unitsText(tx.fee, row.decimals)),
+    amount: eq(modelUnitsText(tx.amount, tx.asset.decimals)),
+    fee: eq(modelUnitsText(tx.fee, row.decimals)),
     fee_symbol: eq(row.symbol),
     memo: eq(tx.memo),
     sent_at: time(tx.sentAtMs),
@@ -225,11 +225,11 @@ export function txMatcher(tx: ModelWalletTx): Record<string, Matcher> {
 
 /** The run's transactions touching `address` on `chain`, newest first (a self-send once). */
 export function historyOf(wallet: WalletModel, chain: WalletChain, address: string): ModelWalletTx[] {
-  const key = addressKey(chain, address);
+  const key = modelAddressKey(chain, address);
   const touching = wallet.txs.filter(
     (tx) =>
       tx.asset.chain === chain &&
-      (addressKey(chain, tx.to) === key || (tx.from !== null && addressKey(chain, tx.from) === key)),
+      (modelAddressKey(chain, tx.to) === key || (tx.from !== null && modelAddressKey(chain, tx.from) === key)),
   );
   return touching.reverse();
 }

@@ -26,7 +26,7 @@ function refusal(answer: ApiResult<unknown>): [number, string | null] {
 }
 
 /** A registrable label made of an agent id (lowercase a-z, 0-9 and '-'). */
-export function labelOf(agentId: string): string {
+function labelOf(agentId: string): string {
   return agentId
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, '-')

@@ -33,11 +33,10 @@
  */
 import type { LoadSection, ExecutorName } from '../../scenario/load-schema.ts';
 import { LOAD_LIMITS } from '../../scenario/load-schema.ts';
+import { LOAD_DEFAULTS } from '../../load.ts';
 
 /** k6's shortest constant-arrival-rate duration (1.3.0 refuses less). */
 const K6_CONSTANT_DURATION_MS_MIN = 1_000;
-
-export const LOAD_DEFAULTS = { timeUnitMs: 1_000, maxInFlight: 1_000, gracefulStopMs: 30_000 } as const;
 
 /** The fields of `load:` each executor uses; the first list is required. */
 const EXECUTOR_FIELDS: Readonly<

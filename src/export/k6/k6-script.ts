@@ -22,10 +22,10 @@ import { AGENT_MODULES } from '../../../agents/index.ts';
 import { jsComment, jsLiteral, jsonSource, jsString, jsValueOf, type JsValue } from './js-literal.ts';
 import type { K6Scenario } from './k6-agent-run.ts';
 import { bundleK6Script, rootModule } from './k6-bundle.ts';
-import { GUARDED_METRICS, k6Duration, k6Options, LOAD_DEFAULTS, type K6Options } from './k6-options.ts';
+import { GUARDED_METRICS, k6Duration, k6Options, type K6Options } from './k6-options.ts';
 import { mountsNeeded } from './k6-mounts.ts';
 import type { ServiceName } from '../../platform/platform.ts';
-import { resolveLoadPlan, arrivalSchedule } from '../../load.ts';
+import { resolveLoadPlan, LOAD_DEFAULTS, arrivalSchedule } from '../../load.ts';
 import { LOAD_LIMITS } from '../../scenario/load-schema.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;

@@ -18,7 +18,7 @@ import { deployedPath } from '../../http/deployed/deployed-wire.ts';
 export const HEX_SEED = /^[0-9a-f]{64}$/;
 
 /** A seed as revealed: 64 hex digits, else null (hidden, or not a seed). */
-export const revealedSeed = (seed: unknown): string | null =>
+export const revealedSeedText = (seed: unknown): string | null =>
   typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null;
 
 export interface BatchAnswerShape {
@@ -77,7 +77,7 @@ export function casinoSeedsRow(shape: SeedsAnswerShape): OperationRow<'casino.se
         const seedHash = element.string(...readAt(shape.seedHash));
         const seed = element.any(...readAt(shape.seed, true));
         element.knows(...shape.elementKnown);
-        return seedHash === null ? [] : [{ seedHash, seed: revealedSeed(seed) }];
+        return seedHash === null ? [] : [{ seedHash, seed: revealedSeedText(seed) }];
       });
       return { seeds };
     },
@@ -124,7 +124,7 @@ export function casinoAuditRow(shape: AuditAnswerShape): OperationRow<'casino.au
       const seed = reader.any(...readAt(shape.seed, true));
       const bet = readBetAt(reader, shape.paths, shape.paidPlaces);
       if (bet === null) return null;
-      return { bet, params: params as JsonObject | null, revealedSeed: revealedSeed(seed) };
+      return { bet, params: params as JsonObject | null, revealedSeed: revealedSeedText(seed) };
     },
   });
 }

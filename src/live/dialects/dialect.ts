@@ -17,7 +17,7 @@ import type { OperationInput, OperationName, OperationResult, Refusal } from '..
 import type { DialectName } from '../target.ts';
 import type { WireReader } from '../wire-reader.ts';
 
-export interface WireRequest {
+export interface DialectRequest {
   readonly service: ServiceName;
   readonly method: HttpMethod;
   /** Path below the service's base URL, parameters already encoded. */
@@ -42,7 +42,7 @@ export interface OperationRow<O extends OperationName> {
    * mount, Target.adminUrl); any other target does not offer the row.
    */
   readonly base?: 'api';
-  request(input: OperationInput<O>): WireRequest;
+  request(input: OperationInput<O>): DialectRequest;
   /** Why this dialect cannot put `input` on the wire (an input its shape has no field for), or null; the call is then not sent. */
   unsupported?(input: OperationInput<O>): string | null;
   /** Reads a 2xx answer; returns null when even the essential fields are missing (the reader holds why). */

@@ -10,7 +10,7 @@
 import type { ReferralStatsView } from '../operation-views.ts';
 import type { WireReader } from '../wire-reader.ts';
 import { deployedPath } from '../../http/deployed/deployed-wire.ts';
-import { row, type DialectTable, type WireRequest } from './dialect.ts';
+import { row, type DialectTable, type DialectRequest } from './dialect.ts';
 
 type Level = ReferralStatsView['levels'][number];
 
@@ -24,7 +24,7 @@ function documentsLevels(reader: WireReader): Level[] {
 }
 
 /** Style A's and a deployment's read: the same bytes on both (the casino's `/auth/referral/stats`). */
-function casinoStatsRequest(): WireRequest {
+function casinoStatsRequest(): DialectRequest {
   return { service: 'casino', method: 'GET', path: deployedPath('casino.deployed.referral.stats'), auth: true };
 }
 

@@ -10,7 +10,7 @@
 import type { LiveWalletTx } from '../operations.ts';
 import type { WireReader } from '../wire-reader.ts';
 import { row, type DialectTable } from './dialect.ts';
-import { WALLET_REQUESTS, WALLET_TX_FIELDS } from './documents/wallet.ts';
+import { DEPLOYED_WALLET_REQUESTS, WALLET_TX_FIELDS } from './documents/wallet.ts';
 
 const TRANSACTIONS_MAX = 200;
 
@@ -32,7 +32,7 @@ function transactionOf(reader: WireReader): LiveWalletTx | null {
 
 export const WALLET_READS: DialectTable = {
   'wallet.transactions': row('wallet.transactions', {
-    request: WALLET_REQUESTS.transactions,
+    request: DEPLOYED_WALLET_REQUESTS.transactions,
     read: (reader, input) => {
       reader.knows('address', 'chain', 'count', 'limit');
       const listed = (reader.array('transactions') ?? []).slice(0, TRANSACTIONS_MAX).flatMap((item, index) => {
@@ -45,7 +45,7 @@ export const WALLET_READS: DialectTable = {
     },
   }),
   'wallet.swap-status': row('wallet.swap-status', {
-    request: WALLET_REQUESTS.swapStatus,
+    request: DEPLOYED_WALLET_REQUESTS.swapStatus,
     read: (reader) => {
       reader.knows(...SWAP_FIELDS, 'tx_hash', 'refund', 'check_status', 'next_step', 'message');
       const orderId = reader.string('order_id');
@@ -53,7 +53,7 @@ export const WALLET_READS: DialectTable = {
     },
   }),
   'wallet.chains': row('wallet.chains', {
-    request: WALLET_REQUESTS.chains,
+    request: DEPLOYED_WALLET_REQUESTS.chains,
     read: (reader) => {
       reader.knows('chains', 'count');
       const chains = reader.items('wallet_chains', (element) => {

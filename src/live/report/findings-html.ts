@@ -16,7 +16,7 @@
  * longer is not shown cut (a cut line reproduces nothing: findings.json holds it whole).
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
-import { cell, row, table } from '../../report/kit/html-table.ts';
+import { cell, tableRow, table } from '../../report/kit/html-table.ts';
 import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
 import { FINDINGS_MAX, type Finding, type Severity } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
@@ -86,7 +86,7 @@ function evidenceCell(finding: Finding): string {
 }
 
 function findingRow(finding: Finding): string {
-  return row(
+  return tableRow(
     [
       severityCell(finding.severity),
       `<td><span class="title">${text(finding.title)}</span><br><span class="id">${text(finding.id)}</span></td>`,
@@ -126,7 +126,7 @@ function countsTable(report: FindingsReport, findings: readonly Finding[]): stri
   const counts = severityCounts(findings);
   const rows = SEVERITIES_DESCENDING.map((severity) => {
     const fails = reachesFailOn({ severity }, report.failOn) ? 'fails the command' : '';
-    return row([
+    return tableRow([
       severityCell(severity),
       `<td class="count">${counts[severity]}</td>`,
       `<td class="fails">${fails}</td>`,
@@ -142,7 +142,7 @@ function countsTable(report: FindingsReport, findings: readonly Finding[]): stri
 
 function checkRow(check: ReportCheck, report: FindingsReport, index: FindingIndex): string {
   const fails = checkFails(check, index, report.failOn);
-  return row([
+  return tableRow([
     `<td>${text(check.name)}</td>`,
     `<td>${text(check.group ?? '')}</td>`,
     `<td${fails ? ' class="fails"' : ''}>${check.status}${fails ? ' (fails)' : ''}</td>`,
@@ -179,7 +179,7 @@ function subtitle(report: FindingsReport, findings: readonly Finding[]): string 
 function commandTable(own: ReportTable): string {
   const rows = own.rows
     .slice(0, REPORT_TABLE_ROWS_MAX)
-    .map((cells) => row(cells.map((value) => cell(escapeHtml(boundedText(value, FINDING_TEXT_MAX_CHARS))))));
+    .map((cells) => tableRow(cells.map((value) => cell(escapeHtml(boundedText(value, FINDING_TEXT_MAX_CHARS))))));
   return `<section id="${own.id}">\n<h2>${escapeHtml(own.heading)}</h2>\n${table(`${own.id}-table`, own.caption, own.headers, rows)}\n</section>`;
 }
 

@@ -18,7 +18,7 @@ export interface VersionedReport {
 }
 
 /** One file of a report: its name in the directory and the renderer of its text. */
-export interface ReportFile<R> {
+interface ReportFile<R> {
   readonly file: string;
   readonly render: (report: R) => string;
 }

@@ -16,7 +16,7 @@
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { countText } from '../../report/html/report-format.ts';
-import { cell, row, table } from '../../report/kit/html-table.ts';
+import { cell, tableRow, table } from '../../report/kit/html-table.ts';
 import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
 import type { Percentiles } from '../load-recorder.ts';
 import type { ThresholdResult } from '../thresholds.ts';
@@ -98,7 +98,7 @@ function summaryTable(report: LoadReport): string {
     'summary',
     'Summary',
     ['figure', 'value'],
-    rows.map(([name, value]) => row([cell(escapeHtml(name), 'text'), cell(value, 'text')])),
+    rows.map(([name, value]) => tableRow([cell(escapeHtml(name), 'text'), cell(value, 'text')])),
   );
 }
 
@@ -106,7 +106,7 @@ function thresholdRow(result: ThresholdResult): string {
   const abort = result.abortOnFail
     ? `yes${result.delayAbortEvalMs === null ? '' : `, after ${(result.delayAbortEvalMs / 1000).toFixed(3)} s`}`
     : 'no';
-  return row(
+  return tableRow(
     [
       cell(text(result.metric), 'text name'),
       cell(text(result.expression), 'text'),
@@ -128,7 +128,7 @@ function thresholdsTable(report: LoadReport): string {
 
 function endpointsTable(report: LoadReport): string {
   const rows = endpointRows(report).map((endpoint) =>
-    row(
+    tableRow(
       [
         cell(text(endpoint.endpoint), 'text name'),
         cell(countText(endpoint.requests)),
@@ -159,7 +159,7 @@ function endpointsTable(report: LoadReport): string {
 function checksTable(report: LoadReport): string {
   const entries = Object.entries(report.snapshot.checks);
   const rows = entries.map(([name, tally]) =>
-    row([
+    tableRow([
       cell(text(name), 'text name'),
       cell(countText(tally.passes)),
       cell(countText(tally.fails)),

@@ -54,7 +54,7 @@ export interface LatencyRow {
   readonly latency: Percentiles;
 }
 
-export interface EndpointRow extends LatencyRow {
+interface EndpointRow extends LatencyRow {
   readonly endpoint: string;
 }
 

@@ -13,14 +13,7 @@
  * report says how many were left out. Worst case ≈ 860 kB with the inlined library (≈ 210 kB);
  * a typical report (3 games, 3 archetypes) ≈ 240 kB.
  */
-
-/** Empirical edge and its 99 % confidence interval after `bets` bets. */
-export interface EdgePoint {
-  readonly bets: number;
-  readonly edge: number;
-  readonly low: number;
-  readonly high: number;
-}
+import type { EdgePoint } from '../../audit/maths.ts';
 
 export interface GameEdgeSeries {
   readonly game: string;
@@ -36,7 +29,7 @@ export interface GameEdgeSeries {
 }
 
 /** Balance in USDC at a virtual instant. */
-export interface BankrollPoint {
+export interface BankrollChartPoint {
   readonly atMs: number;
   readonly balance: number;
 }
@@ -45,7 +38,7 @@ export interface BankrollPoint {
 export interface BankrollSeries {
   readonly archetype: string;
   readonly agents: number;
-  readonly points: readonly BankrollPoint[];
+  readonly points: readonly BankrollChartPoint[];
 }
 
 /**

@@ -7,16 +7,16 @@
  */
 import { assert } from '../../core/assert.ts';
 import type {
-  BankrollPoint,
+  BankrollChartPoint,
   BankrollSeries,
   CasinoReportInput,
-  EdgePoint,
   GameEdgeSeries,
   VariantSummary,
 } from './casino-report-data.ts';
 import { CASINO_REPORT_LIMITS as LIMITS } from './casino-report-data.ts';
 import { downsample } from './downsample.ts';
 import { boundedText } from './html-text.ts';
+import type { EdgePoint } from '../../audit/maths.ts';
 
 export interface PreparedGame {
   readonly name: string;
@@ -32,7 +32,7 @@ export interface PreparedGame {
 export interface PreparedBankroll {
   readonly archetype: string;
   readonly agents: number;
-  readonly points: readonly BankrollPoint[];
+  readonly points: readonly BankrollChartPoint[];
   readonly inputPoints: number;
   /** Over all input points, not only the kept ones (null: no finite balance). */
   readonly lowestBalance: number | null;

@@ -6,14 +6,14 @@
  */
 import { escapeHtml } from '../html/html-text.ts';
 
-export function row(cells: readonly string[], attributes = ''): string {
+export function tableRow(cells: readonly string[], attributes = ''): string {
   return `<tr${attributes}>${cells.join('')}</tr>`;
 }
 
 export function table(id: string, caption: string, head: readonly string[], rows: readonly string[]): string {
   return [
     `<table id="${id}"><caption>${escapeHtml(caption)}</caption>`,
-    `<thead>${row(head.map((cell) => `<th>${escapeHtml(cell)}</th>`))}</thead>`,
+    `<thead>${tableRow(head.map((cell) => `<th>${escapeHtml(cell)}</th>`))}</thead>`,
     `<tbody>\n${rows.join('\n')}\n</tbody></table>`,
   ].join('\n');
 }

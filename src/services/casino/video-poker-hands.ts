@@ -41,7 +41,7 @@ export interface Dealt {
 }
 
 /** A dealt hand's stake waits here until the draw. */
-export const holdAccount = (agentId: string): string => `video-poker:${agentId}`;
+export const videoPokerHoldAccount = (agentId: string): string => `video-poker:${agentId}`;
 
 /** `deployedRules`: deal and draw by the deployment's engine (deployed/deployed-video-poker.ts). */
 export function dealHand(
@@ -92,7 +92,7 @@ export function dealHand(
   if (amountMicro !== null)
     state.ctx.ledger.transfer({
       from: agentAccount(agentId),
-      to: holdAccount(agentId),
+      to: videoPokerHoldAccount(agentId),
       amountMicro,
       reason: 'casino.video-poker.commit',
       reference: `${seed.hash.slice(0, 16)}:${nonce}`,
@@ -248,11 +248,12 @@ function takeStake(
 ): Failure | null {
   const account = agentAccount(agentId);
   // A committed stake waits in the hold account; a free deal's comes from the balance now.
-  const held = hand.amountMicro !== null && (!replay || state.ctx.ledger.balance(holdAccount(agentId)) >= stakeMicro);
+  const held =
+    hand.amountMicro !== null && (!replay || state.ctx.ledger.balance(videoPokerHoldAccount(agentId)) >= stakeMicro);
   if (!held && state.ctx.ledger.balance(account) < stakeMicro)
     return fail('INSUFFICIENT_BALANCE', 'balance is below the amount of the bet');
   state.ctx.ledger.transfer({
-    from: held ? holdAccount(agentId) : account,
+    from: held ? videoPokerHoldAccount(agentId) : account,
     to: CASINO_HOUSE,
     amountMicro: stakeMicro,
     reason: 'casino.bet.stake',

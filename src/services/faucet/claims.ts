@@ -39,7 +39,7 @@ export interface ClaimResult {
   readonly nextClaimAtMs: number | null;
 }
 
-export function claimA(
+export function grantClaimA(
   ctx: ServiceContext,
   records: FaucetRecords,
   command: ClaimACommand,
@@ -70,7 +70,7 @@ export function claimA(
   });
 }
 
-export function claimB(
+export function grantClaimB(
   ctx: ServiceContext,
   records: FaucetRecords,
   command: ClaimBCommand,

@@ -12,9 +12,9 @@
 import { fail, succeed, type Outcome } from '../../core/errors.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { AGENT_LIST_LIMIT_MAX, agentList, type AgentList } from './agent-list.ts';
-import { claimA, claimB, type ClaimACommand, type ClaimBCommand, type ClaimResult } from './claims.ts';
+import { grantClaimA, grantClaimB, type ClaimACommand, type ClaimBCommand, type ClaimResult } from './claims.ts';
 import { FaucetRecords, type FaucetRecord } from './faucet-records.ts';
-import { register, type RegisterCommand, type Registration } from './registration.ts';
+import { registerInFaucet, type RegisterCommand, type Registration } from './registration.ts';
 import {
   agentDetails,
   referralView,
@@ -41,17 +41,17 @@ export class FaucetService {
   }
 
   register(command: RegisterCommand, nowMs: number): Outcome<Registration> {
-    return register(this.ctx, this.records, command, nowMs);
+    return registerInFaucet(this.ctx, this.records, command, nowMs);
   }
 
   /** Style A: 1 USDC, once per agent. */
   claimA(command: ClaimACommand, nowMs: number): Outcome<ClaimResult> {
-    return claimA(this.ctx, this.records, command, nowMs);
+    return grantClaimA(this.ctx, this.records, command, nowMs);
   }
 
   /** Style B: 2 USDC per cooldown, with the agent's key (a keyless claim is 401, claims.ts). */
   claimB(command: ClaimBCommand, nowMs: number): Outcome<ClaimResult> {
-    return claimB(this.ctx, this.records, command, nowMs);
+    return grantClaimB(this.ctx, this.records, command, nowMs);
   }
 
   statusA(command: { agentId: string }): Outcome<StatusA> {

@@ -41,7 +41,7 @@ export interface Registration {
   readonly nextClaimAtMs: number | null;
 }
 
-export function register(
+export function registerInFaucet(
   ctx: ServiceContext,
   records: FaucetRecords,
   command: RegisterCommand,

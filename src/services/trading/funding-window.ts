@@ -10,7 +10,8 @@
  * most KEPT windows per market (the oldest dropped first).
  */
 import type { Market } from './market-catalogue.ts';
-import { pathKeyOf } from './path-key.ts';
+import { TICK_SHIFT_MAX } from './path-cursor.ts';
+import { pathKeyOf, type PathKey } from './path-key.ts';
 import type { PriceBook } from './price-book.ts';
 import { FAST_MAX, type FundingTerms, type InstantPrices } from './funding-run.ts';
 import type { PositionRecord } from './trading-record.ts';
@@ -19,7 +20,6 @@ import type { PositionRecord } from './trading-record.ts';
 export const WINDOW = 512;
 /** Windows kept per market (a move goes forward: the one in use and the one before). */
 const KEPT = 2;
-const FAST_MAX_BIG = BigInt(FAST_MAX);
 
 /** Per price book: `${symbol}|${periodMs}|${lateMs}` → the market's latest windows, newest last. */
 const MEMOS = new WeakMap<PriceBook, Map<string, { window: number; prices: InstantPrices }[]>>();
@@ -62,14 +62,20 @@ function computeWindow(
   const key = pathKeyOf(prices.seedHash, market);
   // Without shocks the mid is the path's price (at least 1): read from the market's PathKey directly.
   const shockFree = prices.shockFree(market);
+  const logs = shockFree ? windowLogs(prices, key, window, instants) : null;
   let fast = true;
   for (let offset = 0; offset < WINDOW; offset++) {
     const atMs = (window * WINDOW + offset) * instants.periodMs + instants.lateMs;
     const tick = prices.tickOf(atMs);
-    let mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
-    if (mark < 1n) mark = 1n;
-    if (mark >= FAST_MAX_BIG) fast = false;
-    marks[offset] = Number(mark);
+    // Shock-free, the mark is the path's step price (at least 1), read as a number: no bigint per instant.
+    const mark =
+      logs !== null
+        ? key.stepNumber(logs[offset] as number)
+        : shockFree
+          ? key.stepNumber(key.cursor.at(tick))
+          : markOf(prices.midAtTick(market, tick));
+    if (mark >= FAST_MAX) fast = false;
+    marks[offset] = mark;
     rates[offset] = key.fundingRatePpm(prices.fundingPeriodOf(atMs - 1));
   }
   if (fast) return { marks, rates, fast, exactMarks: null };
@@ -80,6 +86,30 @@ function computeWindow(
     exactMarks.push(mark < 1n ? 1n : mark);
   }
   return { marks, rates, fast, exactMarks };
+}
+
+/**
+ * The path's logs at the window's instants, all at once (PathCursor.atEvery) when instants are a
+ * whole number of ticks apart (8 hours of one-minute ticks: 480), else null (read one by one).
+ */
+function windowLogs(
+  prices: PriceBook,
+  key: PathKey,
+  window: number,
+  instants: { readonly periodMs: number; readonly lateMs: number },
+): Float64Array | null {
+  const stride = prices.wholeTicks(instants.periodMs);
+  if (stride === null) return null;
+  const first = prices.tickOf(window * WINDOW * instants.periodMs + instants.lateMs);
+  if (first + stride * (WINDOW - 1) > TICK_SHIFT_MAX) return null;
+  const logs = new Float64Array(WINDOW);
+  key.cursor.atEvery(first, stride, logs);
+  return logs;
+}
+
+/** A shocked mid as a mark: at least 1, as a number (exact below FAST_MAX; past it the window reads the bigints again). */
+function markOf(mid: bigint): number {
+  return mid < 1n ? 1 : Number(mid);
 }
 
 /** Funding instant n is at n × periodMs + lateMs. */

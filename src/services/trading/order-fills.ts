@@ -17,7 +17,7 @@ import type { MutableOrder, MutablePosition } from './trading-book.ts';
 import type { TradingDesk } from './trading-desk.ts';
 import {
   TRADING_HOUSE,
-  holdAccount,
+  tradingHoldAccount,
   marginAccount,
   type PlaceOrderCommand,
   type PositionSide,
@@ -262,7 +262,7 @@ export function holdFunds(desk: TradingDesk, order: MutableOrder, market: Market
   if (balance < needed) return insufficient(balance, needed);
   desk.context.ledger.transfer({
     from: agentAccount(order.agentId),
-    to: holdAccount(order.agentId),
+    to: tradingHoldAccount(order.agentId),
     amountMicro: needed,
     reason: 'trading.hold',
     reference: order.id,
@@ -275,7 +275,7 @@ export function holdFunds(desk: TradingDesk, order: MutableOrder, market: Market
 export function releaseOrderHold(desk: TradingDesk, order: MutableOrder): void {
   if (order.holdMicro > 0n)
     desk.context.ledger.transfer({
-      from: holdAccount(order.agentId),
+      from: tradingHoldAccount(order.agentId),
       to: agentAccount(order.agentId),
       amountMicro: order.holdMicro,
       reason: 'trading.hold.release',

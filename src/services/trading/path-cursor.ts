@@ -24,6 +24,8 @@ const UNKNOWN = 2 ** 31;
 const SPANS: readonly number[] = Array.from({ length: OCTAVES }, (_, k) => 2 ** k);
 /** The largest tick whose knots are found by shifting (a non-negative int32). */
 const SHIFT_MAX = 2 ** 31 - 1;
+/** The last tick `atEvery` may reach (SHIFT_MAX: beyond it, read tick by tick with `at`). */
+export const TICK_SHIFT_MAX = SHIFT_MAX;
 
 export class PathCursor {
   /** Per octave k: streamWord(seed, asset, k). */
@@ -57,6 +59,41 @@ export class PathCursor {
       total += octavePpm(this.sigmaTickPpm, k, value);
     }
     return clampLog(total);
+  }
+
+  /**
+   * `at` at the ticks `first`, `first + stride`, … into `logs` (one per element), octave by octave:
+   * the same logs (each octave's share is a whole number, so their sum does not depend on the
+   * order), with each octave's knots carried from one tick to the next in locals. A funding window
+   * reads 512 instants this way. Leaves the cursor's remembered knots as they were.
+   */
+  atEvery(first: number, stride: number, logs: Float64Array): void {
+    const last = first + stride * (logs.length - 1);
+    assert(Number.isSafeInteger(first) && first >= 0 && stride > 0 && last <= SHIFT_MAX, 'ticks are whole, in int32');
+    logs.fill(0);
+    for (let k = 0; k < OCTAVES; k++) this.addOctave(k, first, stride, logs);
+    for (let index = 0; index < logs.length; index++) logs[index] = clampLog(logs[index] as number);
+  }
+
+  /** Octave `k`'s share at each tick of `atEvery`, added to `logs`. */
+  private addOctave(k: number, first: number, stride: number, logs: Float64Array): void {
+    const span = SPANS[k] as number;
+    const word = this.words[k] as number;
+    let knot = NONE;
+    let left = 0;
+    let right = UNKNOWN;
+    for (let index = 0, tick = first; index < logs.length; index++, tick += stride) {
+      const at = tick >> k;
+      if (at !== knot) {
+        left = at === knot + 1 && right !== UNKNOWN ? right : knotNoise(word, at);
+        right = UNKNOWN;
+        knot = at;
+      }
+      const offset = tick & (span - 1);
+      if (offset !== 0 && right === UNKNOWN) right = knotNoise(word, at + 1);
+      const value = offset === 0 ? left : interpolated(left, right, span, offset);
+      logs[index] = (logs[index] as number) + octavePpm(this.sigmaTickPpm, k, value);
+    }
   }
 
   /** The value of octave `k`'s knot `knot` (price-search.ts bounds blocks with it). */

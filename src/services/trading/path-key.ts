@@ -24,6 +24,8 @@ export class PathKey {
   private readonly fundingWord: number;
   /** 0.01% step of the log → price. */
   private readonly steps = new Map<number, bigint>();
+  /** 0.01% step of the log → the price as a number (a window of funding marks reads thousands). */
+  private readonly stepNumbers = new Map<number, number>();
 
   constructor(seedHash: number, market: Market) {
     this.market = market;
@@ -39,6 +41,18 @@ export class PathKey {
       price = applyLog(this.market.referencePrice, logPpm);
       if (this.steps.size >= STEPS_MAX) this.steps.clear();
       this.steps.set(bps, price);
+    }
+    return price;
+  }
+
+  /** `Number(stepPrice(logPpm))`: exact below 2^53 (a caller past FAST_MAX reads the bigint). */
+  stepNumber(logPpm: number): number {
+    const bps = Math.floor(logPpm / 100);
+    let price = this.stepNumbers.get(bps);
+    if (price === undefined) {
+      price = Number(this.stepPrice(logPpm));
+      if (this.stepNumbers.size >= STEPS_MAX) this.stepNumbers.clear();
+      this.stepNumbers.set(bps, price);
     }
     return price;
   }

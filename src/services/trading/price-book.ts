@@ -56,6 +56,11 @@ export class PriceBook {
     return Math.floor(nowMs / this.config.tickMs);
   }
 
+  /** How many ticks `ms` spans when it is a whole number of them (instants `ms` apart are then as many ticks apart); else null. */
+  wholeTicks(ms: number): number | null {
+    return ms % this.config.tickMs === 0 ? ms / this.config.tickMs : null;
+  }
+
   /** The mid price at the tick containing `nowMs`, shocks included. */
   mid(market: Market, nowMs: number): bigint {
     const tick = this.tickOf(nowMs);

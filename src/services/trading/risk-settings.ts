@@ -15,10 +15,10 @@
  * Limits: one record per agent that ever traded or set a limit (bounded by the agents).
  */
 import type { Micro } from '../../core/money.ts';
+import { DAY_MS } from '../../core/clock.ts';
 
 export const DEFAULT_AGENT_LEVERAGE = 10;
 export const RISK_LEVERAGE_MAX = 50;
-export const DAY_MS = 86_400_000;
 
 export interface RiskSettings {
   readonly maxLeverage: number;

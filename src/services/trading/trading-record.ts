@@ -16,7 +16,7 @@ import type { MarketKind } from './market-catalogue.ts';
 export const TRADING_HOUSE = 'trading-house';
 export const TRADING_INSURANCE = 'trading-insurance';
 export const marginAccount = (agentId: string): string => `trading-margin:${agentId}`;
-export const holdAccount = (agentId: string): string => `trading-hold:${agentId}`;
+export const tradingHoldAccount = (agentId: string): string => `trading-hold:${agentId}`;
 
 export type OrderSide = 'buy' | 'sell';
 export type OrderType = 'market' | 'limit';

@@ -67,7 +67,7 @@ const PLAN_HORIZON_MAX_TICKS = 2 ** 20;
 export type TradingTimer = Extract<PlatformTimer, { kind: 'trading.tick' | 'trading.funding' }>;
 
 /** A position's live numbers at an instant. */
-export interface PositionView {
+export interface MarkedPosition {
   readonly position: PositionRecord;
   readonly markPrice: bigint;
   readonly unrealizedPnlMicro: Micro;
@@ -220,11 +220,11 @@ export class TradingService implements TradingDesk {
   }
 
   /** The agent's open perpetual positions with their live numbers, in opening order. */
-  positions(agentId: string, nowMs: number): PositionView[] {
+  positions(agentId: string, nowMs: number): MarkedPosition[] {
     return this.book.openPositionsOf(agentId).map((position) => this.view(position, nowMs));
   }
 
-  view(position: PositionRecord, nowMs: number): PositionView {
+  view(position: PositionRecord, nowMs: number): MarkedPosition {
     const market = marketBySymbol(position.symbol);
     assert(market !== undefined, 'a position names a listed market');
     const markPrice = this.prices.mid(market, nowMs);

@@ -43,10 +43,6 @@ const SYMBOLS = new Set([
   'pol',
 ]);
 
-export function isWalletChain(value: unknown): value is WalletChain {
-  return typeof value === 'string' && (WALLET_CHAIN_NAMES as readonly string[]).includes(value);
-}
-
 /** The chain named by `value` among `allowed`; 400 naming the allowed values otherwise. */
 export function parseChain<C extends SimChain = WalletChain>(
   value: unknown,

@@ -2,15 +2,15 @@
 // number of bets, ±1 per agent), summaries checked by the agent, referral chains at registration
 // (the referral invariant checks every commission), closures refusing only the closed game.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('batch-bettor', () => {
   test("every amount of its mix is within the games' bets", () => {
     expect(() =>
-      scenarioFromText(
+      scenarioFromTable(
         'name: x\nduration: 1d\npopulations:\n  - { agent: batch-bettor, count: 1, params: { mix: [{ game: slots }] } }\n',
         { agents: AGENTS },
       ),
@@ -18,8 +18,8 @@ describe('batch-bettor', () => {
   });
 
   test('cycles its mix evenly, 20 bets a batch; referred agents pay commissions up their chain', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: batches
 duration: 6h

@@ -2,15 +2,15 @@
 // accepts or declines what it receives; accepted challenges pay the winner both stakes minus 2%
 // (checked by the agent), holds and the house cut by casino-conservation.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('challenger', () => {
   test('challenges others, accepts and declines, never itself', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: challengers
 duration: 12h

@@ -2,8 +2,8 @@
 // recomputing it from its audit trail. The faithful casino passes; a biased draw is caught by the
 // agent itself (agent-assertions) even with casino-bets-verify switched off.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario, runSimulation } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith, runSimulationWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
@@ -18,7 +18,7 @@ casino: { starting_deposit: '10.00' }
 
 describe('fairness-checker', () => {
   test('rotates after k bets and every bet verifies, by the casino and by its own recomputation', async () => {
-    const record = await runScenario(scenarioFromText(SCENARIO, { agents: AGENTS }), { agents: AGENTS, seed: 61 });
+    const record = await runScenarioWith(scenarioFromTable(SCENARIO, { agents: AGENTS }), { agents: AGENTS, seed: 61 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const rotations = keptEvents(record).filter((event) => event.type === 'casino.seed-rotated').length;
@@ -33,8 +33,8 @@ describe('fairness-checker', () => {
   });
 
   test('catches a biased draw by itself', async () => {
-    const scenario = scenarioFromText(`${SCENARIO}invariants: [conservation]\n`, { agents: AGENTS });
-    const result = await runSimulation(scenario, { agents: AGENTS, seed: 61, defects: ['casino-biased-draw'] });
+    const scenario = scenarioFromTable(`${SCENARIO}invariants: [conservation]\n`, { agents: AGENTS });
+    const result = await runSimulationWith(scenario, { agents: AGENTS, seed: 61, defects: ['casino-biased-draw'] });
     expect(result.record.outcome).toBe('invariant-failed');
     expect(result.failure?.invariant).toBe('agent-assertions');
     expect(result.failure?.violation.message).toMatch(/does not verify bet|does not recompute from its audit trail/);

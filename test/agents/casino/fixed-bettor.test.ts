@@ -2,8 +2,8 @@
 // window answers 409 GAME_CLOSED (no bet on the game inside it) and the bettor resumes after it;
 // the overdraw probe is refused 422; params are validated by the game itself.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
@@ -12,8 +12,8 @@ const START_MS = Date.parse('2026-01-01T00:00:00Z');
 
 describe('fixed-bettor', () => {
   test('bets its fixed amount on its game, waits out a closure, and its overdraw probe is refused', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: fixed
 duration: 6h
@@ -51,17 +51,17 @@ casino:
     const population = (params: string): string =>
       `name: x\nduration: 1d\npopulations:\n  - { agent: fixed-bettor, count: 1, params: ${params} }\n`;
     expect(() =>
-      scenarioFromText(population('{ game: dice, params: { direction: sideways, threshold: 50 } }'), {
+      scenarioFromTable(population('{ game: dice, params: { direction: sideways, threshold: 50 } }'), {
         agents: AGENTS,
       }),
     ).toThrow(/populations\[0\]\.params\.params: dice: /);
     expect(() =>
-      scenarioFromText(population('{ game: roulette, params: { bet_type: red, colour: blue } }'), { agents: AGENTS }),
+      scenarioFromTable(population('{ game: roulette, params: { bet_type: red, colour: blue } }'), { agents: AGENTS }),
     ).toThrow(/roulette: /);
-    expect(() => scenarioFromText(population('{ game: video_poker }'), { agents: AGENTS })).toThrow(
+    expect(() => scenarioFromTable(population('{ game: video_poker }'), { agents: AGENTS })).toThrow(
       /populations\[0\]\.params\.game/,
     );
-    expect(() => scenarioFromText(population('{ amount: 0 }'), { agents: AGENTS })).toThrow(/amount/);
-    expect(() => scenarioFromText(population('{ every: 10ms }'), { agents: AGENTS })).toThrow(/every/);
+    expect(() => scenarioFromTable(population('{ amount: 0 }'), { agents: AGENTS })).toThrow(/amount/);
+    expect(() => scenarioFromTable(population('{ every: 10ms }'), { agents: AGENTS })).toThrow(/every/);
   });
 });

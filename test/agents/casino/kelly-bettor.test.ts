@@ -2,15 +2,15 @@
 // balance its previous bet left — never above the limit (casino-bet-limits holds), growing and
 // shrinking with the bankroll; its risk factor is set through PUT /kelly/config.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('kelly-bettor', () => {
   test('bets a fraction of the reported max_bet, within the limit, with its own risk factor', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: kelly
 duration: 8h

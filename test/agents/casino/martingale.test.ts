@@ -2,8 +2,8 @@
 // limit is refused 400 with max_bet and the gambler resets to base — never a violation.
 import { describe, expect, test } from 'vitest';
 import type { DomainEvent } from '../../../src/services/shared/events.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
@@ -11,8 +11,8 @@ type Bet = Extract<DomainEvent, { type: 'casino.bet' }>;
 
 describe('martingale', () => {
   test('doubles after each loss, resets after a win or a Kelly refusal', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: martingales
 duration: 12h
@@ -52,7 +52,7 @@ casino: { starting_deposit: '40.00' }
 
   test('its doubling cap is bounded', () => {
     expect(() =>
-      scenarioFromText(
+      scenarioFromTable(
         'name: x\nduration: 1d\npopulations:\n  - { agent: martingale, count: 1, params: { max_doublings: 31 } }\n',
         { agents: AGENTS },
       ),

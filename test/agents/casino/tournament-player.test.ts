@@ -2,15 +2,15 @@
 // while active and reads the completed result; every hold and prize is checked by the casino
 // invariants, and the agent's own checks hold.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('tournament-player', () => {
   test('creates, enters, plays and completes tournaments', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: tournaments
 duration: 10h

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENTS } from '../../../agents/index.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 
 const RUSH = `
@@ -27,9 +27,9 @@ reports: [summary, agents, endpoints, domains, events]
 
 describe('domain rush', () => {
   test('completes clean, byte-stable, and exercises every domains rule', async () => {
-    const scenario = scenarioFromText(RUSH, { agents: AGENTS });
-    const first = await runScenario(scenario, { seed: 11, agents: AGENTS });
-    const second = await runScenario(scenario, { seed: 11, agents: AGENTS });
+    const scenario = scenarioFromTable(RUSH, { agents: AGENTS });
+    const first = await runScenarioWith(scenario, { seed: 11, agents: AGENTS });
+    const second = await runScenarioWith(scenario, { seed: 11, agents: AGENTS });
     expect(first.outcome).toBe('completed');
     for (const result of first.invariants)
       expect({ name: result.name, violations: result.violations, first: result.first }).toEqual({
@@ -74,7 +74,7 @@ describe('domain rush', () => {
 
   test('scenarios/domain-rush.yaml loads', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'domain-rush.yaml'), 'utf8');
-    const scenario = scenarioFromText(text, { agents: AGENTS });
+    const scenario = scenarioFromTable(text, { agents: AGENTS });
     expect(scenario.name).toBe('domain-rush');
     expect(scenario.reports).toContain('domains');
     expect(scenario.platform).toMatchObject({ domainYearMs: 60 * 86_400_000, domainGraceMs: 7 * 86_400_000 });

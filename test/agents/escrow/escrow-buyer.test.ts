@@ -1,15 +1,15 @@
 // escrow-buyer: alone (buyers paying each other) and with sellers, every settlement of its mix
 // happens and no invariant or agent check fails.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('escrow-buyer', () => {
   test("runs alone for a day (buyers as each other's counterparties) without a violation", async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: buyers
 duration: 1d
@@ -30,8 +30,8 @@ populations:
   });
 
   test('with sellers over three days, disputes settle at the end of their window', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: market
 duration: 3d

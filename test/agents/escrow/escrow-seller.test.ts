@@ -1,15 +1,15 @@
 // escrow-seller: alone it finds nothing to receive and breaks nothing; beside buyers it lists,
 // reads and disputes what it receives.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('escrow-seller', () => {
   test('runs alone for a day without a violation', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: sellers
 duration: 1d
@@ -27,8 +27,8 @@ populations:
   });
 
   test('beside buyers it disputes some incoming escrows, which then settle', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: sellers-and-buyers
 duration: 3d

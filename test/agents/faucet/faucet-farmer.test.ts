@@ -1,14 +1,14 @@
 // faucet-farmer alone for a day: claims about daily, some attempts early (refused), no violation.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('faucet-farmer', () => {
   test('runs alone for two days without a violation; early attempts are refused with FAUCET_CLAIMED', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: farmers
 duration: 2d
@@ -36,19 +36,19 @@ populations:
 
   test('its params are validated strictly, with durations and probabilities', () => {
     expect(() =>
-      scenarioFromText(
+      scenarioFromTable(
         'name: x\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 1, params: { early_claim: 1.5 } }\n',
         { agents: AGENTS },
       ),
     ).toThrow(/populations\[0\]\.params\.early_claim/);
     expect(() =>
-      scenarioFromText(
+      scenarioFromTable(
         'name: x\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 1, params: { claim_every: 24 } }\n',
         { agents: AGENTS },
       ),
     ).toThrow(/claim_every/);
     expect(() =>
-      scenarioFromText(
+      scenarioFromTable(
         'name: x\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 1, params: { colour: red } }\n',
         { agents: AGENTS },
       ),

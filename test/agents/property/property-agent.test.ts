@@ -8,13 +8,13 @@ import { Rng } from '../../../src/core/rng.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
 import { REPORT_NAMES } from '../../../src/report/report-names.ts';
 import { AGENTS } from '../../../agents/index.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 
 const ALL_REPORTS = REPORT_NAMES.filter((name) => name !== 'html');
 
 async function digestOf(text: string, seed: number): Promise<{ digest: string; requests: number; held: boolean }> {
-  const record = await runScenario(scenarioFromText(text, { agents: AGENTS }), { seed, agents: AGENTS });
+  const record = await runScenarioWith(scenarioFromTable(text, { agents: AGENTS }), { seed, agents: AGENTS });
   return {
     digest: renderReports(record, ALL_REPORTS).digest,
     requests: record.totals.requests,
@@ -30,7 +30,7 @@ describe('property archetype', () => {
   test('its params are validated strictly: every error with its path', () => {
     let message = '';
     try {
-      scenarioFromText(
+      scenarioFromTable(
         'name: x\nduration: 1d\npopulations:\n  - agent: property\n    count: 1\n    params: { services: [escrow, casino, stocks, wallet, escrow], max_actions: 0, colour: red }\n',
         { agents: AGENTS },
       );
@@ -43,14 +43,14 @@ describe('property archetype', () => {
     expect(message).toMatch(/populations\[0\]\.params\.max_actions.*at least 1/);
     expect(message).toMatch(/unknown key 'colour'/);
     expect(() =>
-      scenarioFromText(scenario('{ max_actions: 1001 }'), { agents: AGENTS }).populations.map(
+      scenarioFromTable(scenario('{ max_actions: 1001 }'), { agents: AGENTS }).populations.map(
         (population) => population.params,
       ),
     ).toThrow(/max_actions.*at most 1000/);
-    expect(() => scenarioFromText(scenario('{ max_actions: 2, actions: [1, 2, 3] }'), { agents: AGENTS })).toThrow(
+    expect(() => scenarioFromTable(scenario('{ max_actions: 2, actions: [1, 2, 3] }'), { agents: AGENTS })).toThrow(
       /params\.actions.*3 actions are more than max_actions \(2\)/,
     );
-    expect(() => scenarioFromText(scenario('{ actions: [-1, 1.5] }'), { agents: AGENTS })).toThrow(
+    expect(() => scenarioFromTable(scenario('{ actions: [-1, 1.5] }'), { agents: AGENTS })).toThrow(
       /actions\[0\][\s\S]*actions\[1\]/,
     );
     const defaults = propertyParams.parse({});
@@ -104,7 +104,7 @@ describe('property archetype', () => {
       '    - { game: dice, from: 5h, for: 6h }',
       '',
     ].join('\n');
-    const record = await runScenario(scenarioFromText(text, { agents: AGENTS }), { seed: 11, agents: AGENTS });
+    const record = await runScenarioWith(scenarioFromTable(text, { agents: AGENTS }), { seed: 11, agents: AGENTS });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants)
       expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
@@ -113,7 +113,10 @@ describe('property archetype', () => {
   test('wallet rows: the agent funds its own wallets through the lent mint door, none from wallet.starting_funds', async () => {
     const text = scenario('{ services: [wallet], max_actions: 150 }', 6);
     const eventsOf = async (scenarioText: string): Promise<{ types: string[]; text: string; held: boolean }> => {
-      const record = await runScenario(scenarioFromText(scenarioText, { agents: AGENTS }), { seed: 2, agents: AGENTS });
+      const record = await runScenarioWith(scenarioFromTable(scenarioText, { agents: AGENTS }), {
+        seed: 2,
+        agents: AGENTS,
+      });
       const events = renderReports(record, ['events']).files.find((file) => file.file === 'events.jsonl')?.text ?? '';
       const lines = events.split('\n').filter((line) => line.length > 0);
       return {

@@ -8,8 +8,8 @@ import { Dispatcher } from '../../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { Platform } from '../../../src/platform/platform.ts';
 import { BAD_INPUT_CASES } from '../../../src/agent/bad-input-cases.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
@@ -45,8 +45,8 @@ describe('bad-input-sender', () => {
 
   test('runs alone for a day: all its bad requests answer 4xx and its balance never moves', async () => {
     const exchanges: { path: string; status: number }[] = [];
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: bad-input
 duration: 1d

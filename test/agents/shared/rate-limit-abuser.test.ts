@@ -1,14 +1,14 @@
 // rate-limit-abuser: bursts far beyond its tier; the platform refuses the excess with 429s,
 // accepts at most the tier's bucket per burst, and every header stays consistent.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
 describe('rate-limit-abuser', () => {
   test('runs alone for a day: free-tier bursts are cut at 300, the rest answer 429', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: abuse
 duration: 1d
@@ -27,8 +27,8 @@ populations:
   });
 
   test('a pro abuser on a style-B endpoint is cut by the service row, not the tier', async () => {
-    const record = await runScenario(
-      scenarioFromText(
+    const record = await runScenarioWith(
+      scenarioFromTable(
         `
 name: abuse-b
 duration: 1d

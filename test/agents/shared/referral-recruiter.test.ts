@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENTS } from '../../../agents/index.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 
 const TREE = `
 name: referral-tree-small
@@ -25,9 +25,9 @@ reports: [summary, agents, endpoints, events, referrals]
 
 describe('referral recruiter', () => {
   test('grows a tree, pays fees on every service, clean and byte-stable', async () => {
-    const scenario = scenarioFromText(TREE, { agents: AGENTS });
-    const first = await runScenario(scenario, { seed: 5, agents: AGENTS });
-    const second = await runScenario(scenario, { seed: 5, agents: AGENTS });
+    const scenario = scenarioFromTable(TREE, { agents: AGENTS });
+    const first = await runScenarioWith(scenario, { seed: 5, agents: AGENTS });
+    const second = await runScenarioWith(scenario, { seed: 5, agents: AGENTS });
     expect(first.outcome).toBe('completed');
     for (const result of first.invariants)
       expect({ name: result.name, violations: result.violations, first: result.first }).toEqual({
@@ -59,15 +59,19 @@ describe('referral recruiter', () => {
   });
 
   test('the level-2 defect fails the run on referral-levels', async () => {
-    const scenario = scenarioFromText(TREE, { agents: AGENTS });
-    const result = await runScenario(scenario, { seed: 5, agents: AGENTS, defects: ['referral-level2-full-share'] });
+    const scenario = scenarioFromTable(TREE, { agents: AGENTS });
+    const result = await runScenarioWith(scenario, {
+      seed: 5,
+      agents: AGENTS,
+      defects: ['referral-level2-full-share'],
+    });
     expect(result.outcome).toBe('invariant-failed');
     expect(result.invariants.find((entry) => entry.violations > 0)?.name).toBe('referral-levels');
   });
 
   test('scenarios/referral-tree.yaml loads', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'referral-tree.yaml'), 'utf8');
-    const scenario = scenarioFromText(text, { agents: AGENTS });
+    const scenario = scenarioFromTable(text, { agents: AGENTS });
     expect(scenario.name).toBe('referral-tree');
     expect(scenario.reports).toContain('referrals');
     expect(scenario.invariants).toContain('referral-levels');

@@ -5,8 +5,8 @@
 // instant (or at its first look), the side the period's rate pays (short when positive) on the watched perpetual with the
 // largest rate in size — checked against the seeded rate itself.
 import { describe, expect, test } from 'vitest';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { marketBySymbol } from '../../../src/services/trading/market-catalogue.ts';
 import { fundingRatePpm, seedHashOf } from '../../../src/services/trading/price-path.ts';
 import type { TradingOrderRow } from '../../../src/report/run-record.ts';
@@ -38,7 +38,10 @@ function rateAt(base: string, atMs: number): number {
 
 describe('trading archetypes follow their rules', () => {
   test('maker both sides, gambler 10x, momentum market orders, harvester the paid side of the largest rate', async () => {
-    const record = await runScenario(scenarioFromText(ARCHETYPES, { agents: AGENTS }), { agents: AGENTS, seed: SEED });
+    const record = await runScenarioWith(scenarioFromTable(ARCHETYPES, { agents: AGENTS }), {
+      agents: AGENTS,
+      seed: SEED,
+    });
     expect(record.outcome).toBe('completed');
     for (const invariant of record.invariants) expect(invariant.violations, invariant.name).toBe(0);
     const orders = record.trading?.orders ?? [];

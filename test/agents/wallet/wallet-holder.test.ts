@@ -12,8 +12,8 @@ import type { HeldWallet } from '../../../agents/wallet/wallet-kit.ts';
 import { walletHolder } from '../../../agents/wallet/wallet-holder.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
 import type { AnyAgentDefinition } from '../../../src/agent/agent.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { ok, stubContext } from './wallet-stub.ts';
 
@@ -54,9 +54,12 @@ function spiedHolder(keys: Set<string>): AnyAgentDefinition {
 
 describe('wallet-holder', () => {
   test('one wallet each, funded; sends coins and tokens on every chain, settled at their block; keys in memory only; byte-stable', async () => {
-    const scenario = scenarioFromText(HOLDERS, { agents: AGENTS });
+    const scenario = scenarioFromTable(HOLDERS, { agents: AGENTS });
     const keys = new Set<string>();
-    const record = await runScenario(scenario, { seed: 4, agents: { ...AGENTS, 'wallet-holder': spiedHolder(keys) } });
+    const record = await runScenarioWith(scenario, {
+      seed: 4,
+      agents: { ...AGENTS, 'wallet-holder': spiedHolder(keys) },
+    });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants)
       expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
@@ -104,7 +107,7 @@ describe('wallet-holder', () => {
       .map((row) => row.split(','));
     expect(rows.map((row) => row[0])).toEqual(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']);
     expect(rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(sends.length);
-    const again = await runScenario(scenario, { agents: AGENTS, seed: 4 });
+    const again = await runScenarioWith(scenario, { agents: AGENTS, seed: 4 });
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
   });
 
@@ -162,25 +165,25 @@ describe('wallet-holder', () => {
   test('its params are validated strictly', () => {
     const population = (params: string) =>
       `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-holder, count: 1, params: ${params} }\n`;
-    expect(() => scenarioFromText(population('{ chains: [dogecoin] }'), { agents: AGENTS })).toThrow(/params\.chains/);
-    expect(() => scenarioFromText(population('{ send_pct: 80 }'), { agents: AGENTS })).toThrow(/send_pct/);
-    expect(() => scenarioFromText(population('{ token_share: 2 }'), { agents: AGENTS })).toThrow(/token_share/);
-    expect(() => scenarioFromText(population('{ every: 5 }'), { agents: AGENTS })).toThrow(/every/);
-    expect(() => scenarioFromText(population('{ colour: red }'), { agents: AGENTS })).toThrow(/unknown key 'colour'/);
+    expect(() => scenarioFromTable(population('{ chains: [dogecoin] }'), { agents: AGENTS })).toThrow(/params\.chains/);
+    expect(() => scenarioFromTable(population('{ send_pct: 80 }'), { agents: AGENTS })).toThrow(/send_pct/);
+    expect(() => scenarioFromTable(population('{ token_share: 2 }'), { agents: AGENTS })).toThrow(/token_share/);
+    expect(() => scenarioFromTable(population('{ every: 5 }'), { agents: AGENTS })).toThrow(/every/);
+    expect(() => scenarioFromTable(population('{ colour: red }'), { agents: AGENTS })).toThrow(/unknown key 'colour'/);
   });
 
   test('starting funds are checked per asset', () => {
     const funds = (fund: string) =>
       `name: x\nduration: 1d\npopulations: [{ agent: wallet-holder, count: 1 }]\nwallet:\n  starting_funds:\n    - ${fund}\n`;
-    expect(() => scenarioFromText(funds("{ chain: base, token: USDC, amount: '1' }"), { agents: AGENTS })).toThrow(
+    expect(() => scenarioFromTable(funds("{ chain: base, token: USDC, amount: '1' }"), { agents: AGENTS })).toThrow(
       /not a symbol/,
     );
-    expect(() => scenarioFromText(funds("{ chain: bitcoin, amount: '0.000000001' }"), { agents: AGENTS })).toThrow(
+    expect(() => scenarioFromTable(funds("{ chain: bitcoin, amount: '0.000000001' }"), { agents: AGENTS })).toThrow(
       /at most 8 decimals/,
     );
-    expect(() => scenarioFromText(funds("{ chain: dogecoin, amount: '1' }"), { agents: AGENTS })).toThrow(/chain/);
+    expect(() => scenarioFromTable(funds("{ chain: dogecoin, amount: '1' }"), { agents: AGENTS })).toThrow(/chain/);
     expect(
-      scenarioFromText(funds("{ chain: tron, token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }"), {
+      scenarioFromTable(funds("{ chain: tron, token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }"), {
         agents: AGENTS,
       }).wallet.startingFunds,
     ).toEqual([{ chain: 'tron', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }]);
@@ -188,7 +191,7 @@ describe('wallet-holder', () => {
 
   test('scenarios/wallet-swaps.yaml loads with its funds, holders and swappers', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'wallet-swaps.yaml'), 'utf8');
-    const scenario = scenarioFromText(text, { agents: AGENTS });
+    const scenario = scenarioFromTable(text, { agents: AGENTS });
     expect(scenario.populations.map((population) => population.agent)).toEqual(['wallet-holder', 'wallet-swapper']);
     expect(scenario.wallet.startingFunds.length).toBeGreaterThan(5);
     expect(scenario.reports).toContain('wallet');

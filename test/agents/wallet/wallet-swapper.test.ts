@@ -8,8 +8,8 @@ import { describe, expect, test } from 'vitest';
 import { walletSwapper } from '../../../agents/wallet/wallet-swapper.ts';
 import type { HeldWallet } from '../../../agents/wallet/wallet-kit.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { ok, stubContext } from './wallet-stub.ts';
 import { AGENTS } from '../../../agents/index.ts';
@@ -72,8 +72,8 @@ function memory(extra: Record<string, unknown>) {
 
 describe('wallet-swapper', () => {
   test('swaps by contract address to the end of each order; the fees pay three levels of referrers; byte-stable', async () => {
-    const scenario = scenarioFromText(SWAPPERS, { agents: AGENTS });
-    const record = await runScenario(scenario, { agents: AGENTS, seed: 8 });
+    const scenario = scenarioFromTable(SWAPPERS, { agents: AGENTS });
+    const record = await runScenarioWith(scenario, { agents: AGENTS, seed: 8 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants)
       expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
@@ -104,18 +104,18 @@ describe('wallet-swapper', () => {
       .slice(1)
       .reduce((sum, row) => sum + BigInt((row.split(',')[9] ?? '0').replace('.', '')), 0n);
     expect(feeTotal).toBe(fees.reduce((sum, event) => sum + event.feeMicro, 0n));
-    const again = await runScenario(scenario, { agents: AGENTS, seed: 8 });
+    const again = await runScenarioWith(scenario, { agents: AGENTS, seed: 8 });
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
   });
 
   test('a wallet outage longer than its reads of an order: only answered reads count, the order is followed to its end', async () => {
     // Before, the 503s of a 5-hour fault window counted as reads of the order, and the swapper
     // reported "order … did not end after 100 reads" (agent-assertions) on a working platform.
-    const scenario = scenarioFromText(
+    const scenario = scenarioFromTable(
       `${SWAPPERS.replace('name: wallet-swappers', 'name: wallet-outage')}faults:\n  - { service: wallet, from: 1h, for: 5h, answer: 503 }\n`,
       { agents: AGENTS },
     );
-    const record = await runScenario(scenario, { agents: AGENTS, seed: 8 });
+    const record = await runScenarioWith(scenario, { agents: AGENTS, seed: 8 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants)
       expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
@@ -176,10 +176,10 @@ describe('wallet-swapper', () => {
   test('its params are validated strictly', () => {
     const population = (params: string) =>
       `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-swapper, count: 1, params: ${params} }\n`;
-    expect(() => scenarioFromText(population('{ from_chains: [] }'), { agents: AGENTS })).toThrow(/from_chains/);
-    expect(() => scenarioFromText(population('{ amount_pct: 0 }'), { agents: AGENTS })).toThrow(/amount_pct/);
-    expect(() => scenarioFromText(population('{ poll: 1s }'), { agents: AGENTS })).toThrow(/poll/);
-    expect(() => scenarioFromText(population('{ referred: -1 }'), { agents: AGENTS })).toThrow(/referred/);
-    expect(() => scenarioFromText(population('{ colour: red }'), { agents: AGENTS })).toThrow(/unknown key 'colour'/);
+    expect(() => scenarioFromTable(population('{ from_chains: [] }'), { agents: AGENTS })).toThrow(/from_chains/);
+    expect(() => scenarioFromTable(population('{ amount_pct: 0 }'), { agents: AGENTS })).toThrow(/amount_pct/);
+    expect(() => scenarioFromTable(population('{ poll: 1s }'), { agents: AGENTS })).toThrow(/poll/);
+    expect(() => scenarioFromTable(population('{ referred: -1 }'), { agents: AGENTS })).toThrow(/referred/);
+    expect(() => scenarioFromTable(population('{ colour: red }'), { agents: AGENTS })).toThrow(/unknown key 'colour'/);
   });
 });

@@ -9,7 +9,7 @@ import { INVALID_CHOICES, VALID_CHOICES } from '../../../src/check/casino/comman
 import { eq, money } from '../../../src/check/expectation.ts';
 import { predictCasinoBalance, predictWithdraw } from '../../../src/check/casino/model-casino-account.ts';
 import {
-  betRefusal,
+  expectedBetRefusal,
   commitBet,
   inferMultiplier,
   resolveAmount,
@@ -28,7 +28,7 @@ import {
   paramsA,
   support,
   validChoice,
-  type GameChoice,
+  type ModelGameChoice,
 } from '../../../src/check/casino/model-casino-games.ts';
 import {
   completeTournament,
@@ -77,13 +77,13 @@ function register(model: CheckModel, slot: number, referrerSlot: number | null =
   });
 }
 
-const COIN: GameChoice = { game: 'coin_flip', side: 'heads' };
+const COIN: ModelGameChoice = { game: 'coin_flip', side: 'heads' };
 
 /** Settles a bet in the model as an accepted answer with `multiplier` would. */
 function bet(
   model: CheckModel,
   slot: number,
-  choice: GameChoice,
+  choice: ModelGameChoice,
   amountMicro: bigint,
   multiplier: Ratio,
   detail: unknown = {},
@@ -151,7 +151,7 @@ describe('model: casino games', () => {
   });
 
   it('checks a result against its multiplier and the rule: keno draws 20 numbers, plinko pays the bin of its path', () => {
-    const keno: GameChoice = { game: 'keno', picks: [7] };
+    const keno: ModelGameChoice = { game: 'keno', picks: [7] };
     const twenty = Array.from({ length: 20 }, (_, index) => index + 1);
     expect(detailProblems(keno, ratioFromDecimal('3.5'), { drawn: twenty })).toEqual([]);
     expect(detailProblems(keno, ratio(0), { drawn: twenty })).toHaveLength(1);
@@ -169,27 +169,30 @@ describe('model: casino bets', () => {
   it('refuses in precedence order: bad input, minimum, maximum, balance, Kelly (with max_bet)', () => {
     const model = newModel();
     register(model, 0);
-    expect(betRefusal(model, 0, INVALID_CHOICES[0] as GameChoice, 50_000n, false)).toEqual({
+    expect(expectedBetRefusal(model, 0, INVALID_CHOICES[0] as ModelGameChoice, 50_000n, false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
     });
-    expect(betRefusal(model, 0, COIN, 9_999n, false)).toEqual({
+    expect(expectedBetRefusal(model, 0, COIN, 9_999n, false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
       body: { min_bet: money('A', 10_000n) },
     });
-    expect(betRefusal(model, 0, COIN, 10_000n * USDC + 1n, false)).toEqual({
+    expect(expectedBetRefusal(model, 0, COIN, 10_000n * USDC + 1n, false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
       body: { max_bet: money('A', 10_000n * USDC) },
     });
-    expect(betRefusal(model, 0, COIN, 10n * USDC + 1n, false)).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
-    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly+1'), false)).toEqual({
+    expect(expectedBetRefusal(model, 0, COIN, 10n * USDC + 1n, false)).toEqual({
+      status: 422,
+      code: 'INSUFFICIENT_BALANCE',
+    });
+    expect(expectedBetRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly+1'), false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
       body: { max_bet: money('A', 1_250_000n) },
     });
-    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly'), false)).toBeNull();
+    expect(expectedBetRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly'), false)).toBeNull();
   });
 
   it("decides a bet at a closure's edge on a wall-clock target by the target's answer, elsewhere by the model's now", () => {
@@ -217,8 +220,8 @@ describe('model: casino bets', () => {
       return model;
     };
     const CLOSED = { status: 409, code: 'GAME_CLOSED' };
-    const refusals = (model: CheckModel, choice: GameChoice = COIN): unknown[] =>
-      [false, true].map((answeredClosed) => betRefusal(model, 0, choice, 50_000n, answeredClosed));
+    const refusals = (model: CheckModel, choice: ModelGameChoice = COIN): unknown[] =>
+      [false, true].map((answeredClosed) => expectedBetRefusal(model, 0, choice, 50_000n, answeredClosed));
     const TOLERANCE_MS = 5 * MIN_MS;
     // Within the tolerance of either edge, on either side: the answer decides.
     for (const nowMs of [
@@ -244,7 +247,7 @@ describe('model: casino bets', () => {
   });
 
   it('reads the multiplier from the answer: style A by payout_multiplier (6 decimals), style B by the payout', () => {
-    const dice: GameChoice = { game: 'dice', direction: 'over', threshold: 97 };
+    const dice: ModelGameChoice = { game: 'dice', direction: 'over', threshold: 97 };
     expect(inferMultiplier(dice, USDC, { style: 'A', value: 32.666667 })).toEqual(ratio(98, 3));
     expect(inferMultiplier(COIN, USDC, { style: 'A', value: 1.9404 })).toMatch(
       /expected one of the multipliers coin_flip heads pays \(0, 1.96\), got 1.9404/,

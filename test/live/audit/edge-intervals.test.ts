@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
 import { EDGE_CELL_KEYS, type EdgeCells } from '../../../src/audit/live/edge-cells.ts';
-import { percent } from '../../../src/audit/live/edge-percent.ts';
+import { edgePercentText } from '../../../src/audit/live/edge-percent.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
 import { htmlEdgeRows, parseCsv, TERMINAL_KEYS, terminalRows } from './edge-outputs.ts';
@@ -49,8 +49,8 @@ describe('an empirical edge is never a bare point', () => {
       // The point with its interval, and undecided with why: 22 of the 30 bets a verdict needs.
       expect(row?.shown).toMatchObject({
         source: 'empirical',
-        edge: percent(row?.edge ?? 0),
-        interval: `[${percent(low)}, ${percent(high)}]`,
+        edge: edgePercentText(row?.edge ?? 0),
+        interval: `[${edgePercentText(low)}, ${edgePercentText(high)}]`,
         bets: expect.stringMatching(/^22\/22\/\d+$/),
         advertised: '0.500% (list)',
         // The word it was held to, and where it was read: the stand-in's game list (its own word).

@@ -1,6 +1,6 @@
 // PathKey (path-key.ts) and the threshold bands (threshold-bands.ts) remember what they computed
 // between questions; the answers must be the definitions' whatever came before: PathKey's price,
-// step price and funding rate are price-path.ts's at funding instants, minutes and random ticks,
+// step price (as a bigint and as a number) and funding rate are price-path.ts's at funding instants, minutes and random ticks,
 // for two seeds asked in turn; the bands found from the last liquidation step (a hint) are the
 // bands a fresh price book finds, and the limits' band is kept while only liquidations move.
 import { describe, expect, it } from 'vitest';
@@ -37,7 +37,27 @@ describe('PathKey', () => {
           expect(key.fundingRatePpm(period)).toBe(fundingRatePpm(seedHash, market(symbol), period));
           const logPpm = (tick % 60_001) - 30_000;
           expect(key.stepPrice(logPpm)).toBe(applyLog(market(symbol).referencePrice, logPpm));
+          // The number a funding window reads: the step price, exactly (prices here are below 2^53).
+          expect(key.stepNumber(logPpm)).toBe(Number(applyLog(market(symbol).referencePrice, logPpm)));
         }
+      }
+    }
+  });
+});
+
+describe('PathCursor.atEvery', () => {
+  it("gives `at`'s logs at evenly spaced ticks, for any start and stride, leaving the cursor's answers as they were", () => {
+    const rng = new Rng('at-every');
+    for (const symbol of ['BTC-PERP', 'DOGE-PERP', 'ETH-USDC']) {
+      const key = pathKeyOf(seedHashOf('7'), market(symbol));
+      for (let round = 0; round < 40; round++) {
+        const first = TICK0 + rng.int(50_000_000);
+        const stride = [1, 7, 480, 481, 4096, 5000][round % 6] as number;
+        const logs = new Float64Array(1 + rng.int(600));
+        key.cursor.atEvery(first, stride, logs);
+        logs.forEach((log, index) =>
+          expect(log, `${symbol} ${first}+${index}x${stride}`).toBe(key.cursor.at(first + index * stride)),
+        );
       }
     }
   });

@@ -9,7 +9,7 @@ import { usdc, type Micro } from '../../../src/core/money.ts';
 import { Platform, type PlatformOptions } from '../../../src/platform/platform.ts';
 import type { DomainEvent } from '../../../src/services/shared/events.ts';
 import {
-  holdAccount,
+  tradingHoldAccount,
   marginAccount,
   type OrderRecord,
   type PlaceOrderCommand,
@@ -88,7 +88,7 @@ export function tradingWorld(
         holds.set(order.agentId, (holds.get(order.agentId) ?? 0n) + order.holdMicro);
       for (const agent of platform.agents.all()) {
         expect(ledger.balance(marginAccount(agent.id)), `margin of ${agent.id}`).toBe(margins.get(agent.id) ?? 0n);
-        expect(ledger.balance(holdAccount(agent.id)), `hold of ${agent.id}`).toBe(holds.get(agent.id) ?? 0n);
+        expect(ledger.balance(tradingHoldAccount(agent.id)), `hold of ${agent.id}`).toBe(holds.get(agent.id) ?? 0n);
       }
     },
   };

@@ -13,7 +13,7 @@ import {
   TRADING_HOUSE,
   TRADING_INSURANCE,
   marginAccount,
-  holdAccount,
+  tradingHoldAccount,
 } from '../../../src/services/trading/trading-record.ts';
 import { HOUR, MINUTE, START, failed, ok, tradingWorld } from './trading-world.ts';
 
@@ -137,13 +137,13 @@ describe('limit orders', () => {
       world.order({ type: 'limit', limitPrice: limit, amountMicro: usdc(1000), leverage: 4 }, START + 1000),
     );
     expect(order.status).toBe('open');
-    expect(world.balance(holdAccount('alice'))).toBe(usdc(250) + usdc(1));
+    expect(world.balance(tradingHoldAccount('alice'))).toBe(usdc(250) + usdc(1));
     world.at(START + 2 * 1440 * MINUTE);
     expect(order.status).toBe('filled');
     expect(order.fillPrice).toBe(limit);
     expect(order.liquidity).toBe('maker');
     expect(order.feeMicro).toBe(usdc(1));
-    expect(world.balance(holdAccount('alice'))).toBe(0n);
+    expect(world.balance(tradingHoldAccount('alice'))).toBe(0n);
     expect(world.events.some((event) => event.type === 'trading.filled' && event.orderId === order.id)).toBe(true);
     world.checkMoney();
   });

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { renderReports } from '../../../src/report/write-reports.ts';
-import { scenarioFromText } from '../../../src/agent/load-scenario.ts';
-import { runScenario } from '../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../src/agent/load-scenario.ts';
+import { runScenarioWith } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { AGENTS } from '../../../agents/index.ts';
 
@@ -32,8 +32,8 @@ const DAY_MS = 86_400_000;
 
 describe('trading crash', () => {
   test('the shock liquidates the 10x longs at its tick; every invariant holds; reports are byte-stable', async () => {
-    const scenario = scenarioFromText(CRASH, { agents: AGENTS });
-    const record = await runScenario(scenario, { agents: AGENTS, seed: 3 });
+    const scenario = scenarioFromTable(CRASH, { agents: AGENTS });
+    const record = await runScenarioWith(scenario, { agents: AGENTS, seed: 3 });
     expect(record.outcome).toBe('completed');
     for (const invariant of record.invariants) expect(invariant.violations, invariant.name).toBe(0);
     const shockTick = scenario.startMs + DAY_MS; // the shock falls on a tick boundary
@@ -58,15 +58,15 @@ describe('trading crash', () => {
     const files = renderReports(record, scenario.reports);
     const names = files.files.map((file) => file.file);
     expect(names).toEqual(expect.arrayContaining(['orders.csv', 'positions.csv']));
-    const again = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 3 }), scenario.reports);
+    const again = renderReports(await runScenarioWith(scenario, { agents: AGENTS, seed: 3 }), scenario.reports);
     expect(again.digest).toBe(files.digest);
     expect(again.files).toEqual(files.files);
-    const other = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 4 }), scenario.reports);
+    const other = renderReports(await runScenarioWith(scenario, { agents: AGENTS, seed: 4 }), scenario.reports);
     expect(other.digest).not.toBe(files.digest);
   });
 
   test('scenarios/trading-crash.yaml parses: shocks, a closure, every trading archetype', () => {
-    const scenario = scenarioFromText(
+    const scenario = scenarioFromTable(
       readFileSync(new URL('../../../scenarios/trading-crash.yaml', import.meta.url), 'utf8'),
       { agents: AGENTS },
     );

@@ -13,7 +13,7 @@
  * long as the rule's or longer, or shorter than the two dealt cards).
  */
 import type { JsonObject, JsonValue } from '../../../core/errors.ts';
-import { handTotal } from '../../../services/casino/deployed/card-games.ts';
+import { cardsTotal } from '../../../services/casino/deployed/card-games.ts';
 
 /** The dealer's two dealt cards: a hand shows at least these, bust or not. */
 const DEALT_CARDS = 2;
@@ -29,5 +29,5 @@ export function dealerStoppedReading(game: string, recorded: JsonValue, recomput
     return null;
   if (shown.length < DEALT_CARDS || shown.length >= dealer.length) return null;
   const stopped = dealer.slice(0, shown.length);
-  return { ...recomputed, dealer_cards: stopped, dealer_total: handTotal(stopped.map(String)) };
+  return { ...recomputed, dealer_cards: stopped, dealer_total: cardsTotal(stopped.map(String)) };
 }

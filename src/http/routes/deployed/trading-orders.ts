@@ -20,7 +20,7 @@ import type { Micro } from '../../../core/money.ts';
 import type { Market } from '../../../services/trading/market-catalogue.ts';
 import { marginFor } from '../../../services/trading/perp-math.ts';
 import {
-  holdAccount,
+  tradingHoldAccount,
   marginAccount,
   type OrderRecord,
   type PositionRecord,
@@ -295,7 +295,7 @@ const portfolio = deployedRoute<null, null>({
     const views = trading.positions(agentId, context.nowMs);
     const balance = ledger.balance(agentAccount(agentId));
     const margin = ledger.balance(marginAccount(agentId));
-    const held = ledger.balance(holdAccount(agentId));
+    const held = ledger.balance(tradingHoldAccount(agentId));
     const unrealized = views.reduce((sum, view) => sum + view.unrealizedPnlMicro, 0n);
     return {
       agent_id: agentId,

@@ -10,7 +10,7 @@ import type { JsonObject } from '../../../core/errors.ts';
 import type { Micro } from '../../../core/money.ts';
 import { MARKETS, marketBySymbol, type Market } from '../../../services/trading/market-catalogue.ts';
 import { formatFixed, formatPrice, notionalMicro } from '../../../services/trading/price-scale.ts';
-import type { PositionView } from '../../../services/trading/trading.ts';
+import type { MarkedPosition } from '../../../services/trading/trading.ts';
 import type { OrderRecord, PositionRecord, Quote } from '../../../services/trading/trading-record.ts';
 import { isoTime, moneyA } from '../../render.ts';
 
@@ -86,7 +86,7 @@ function positionHead(position: PositionRecord): JsonObject {
   };
 }
 
-export function openPositionRow(view: PositionView, feeMicro: Micro | null): JsonObject {
+export function openPositionRow(view: MarkedPosition, feeMicro: Micro | null): JsonObject {
   const { position } = view;
   return {
     ...positionHead(position),

@@ -15,11 +15,12 @@
  */
 import { isFailure, type JsonObject } from '../../../core/errors.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
-import { assetsOf, formatUnits, isWalletChain } from '../../../services/wallet/wallet-assets.ts';
+import { assetsOf, formatUnits } from '../../../services/wallet/wallet-assets.ts';
 import { chainRow } from '../../../services/wallet/wallet-config.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import type { Route, RouteInput } from '../../route.ts';
 import { bodyFields, walletRow } from './wallet-row.ts';
+import { isWalletChain } from '../../../services/wallet/keys/wallet-chain.ts';
 
 const SWAP_QUERY = ['from_chain', 'to_chain', 'from_token', 'to_token', 'amount'];
 const SEND_KEYS = ['chain', 'to', 'amount', 'private_key', 'token', 'from', 'view_key', 'spend_key'];

@@ -9,7 +9,7 @@ import type { JsonObject } from '../../../core/errors.ts';
 import type { Micro } from '../../../core/money.ts';
 import { marketBySymbol, pairOf, type Market } from '../../../services/trading/market-catalogue.ts';
 import { formatFixed, formatPrice, formatQty } from '../../../services/trading/price-scale.ts';
-import type { PositionView } from '../../../services/trading/trading.ts';
+import type { MarkedPosition } from '../../../services/trading/trading.ts';
 import type { OrderRecord, Quote, SpotHolding } from '../../../services/trading/trading-record.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 
@@ -65,7 +65,7 @@ export function orderB(order: OrderRecord): JsonObject {
   };
 }
 
-export function positionA(view: PositionView): JsonObject {
+export function positionA(view: MarkedPosition): JsonObject {
   const { position } = view;
   return {
     position_id: position.id,
@@ -84,7 +84,7 @@ export function positionA(view: PositionView): JsonObject {
   };
 }
 
-export function positionB(view: PositionView): JsonObject {
+export function positionB(view: MarkedPosition): JsonObject {
   const { position } = view;
   return {
     position_id: position.id,

@@ -16,9 +16,9 @@ import { agentAccount } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
 import { MARKETS, marketByPair, marketBySymbol, type Market } from '../../../services/trading/market-catalogue.ts';
 import { notionalMicro } from '../../../services/trading/price-scale.ts';
-import type { PositionView } from '../../../services/trading/trading.ts';
+import type { MarkedPosition } from '../../../services/trading/trading.ts';
 import {
-  holdAccount,
+  tradingHoldAccount,
   marginAccount,
   type OrderRecord,
   type Quote,
@@ -68,7 +68,7 @@ function cancel(context: RouteContext, input: IdInput): Outcome<OrderRecord> {
 interface Portfolio {
   readonly balanceMicro: Micro;
   readonly heldMicro: Micro;
-  readonly positions: readonly PositionView[];
+  readonly positions: readonly MarkedPosition[];
   readonly spot: readonly { holding: SpotHolding; mark: bigint; valueMicro: Micro }[];
   readonly openOrders: number;
 }
@@ -83,7 +83,7 @@ function portfolio(platform: Platform, agentId: string, nowMs: number): Portfoli
   });
   return {
     balanceMicro: platform.ledger.balance(agentAccount(agentId)),
-    heldMicro: platform.ledger.balance(holdAccount(agentId)),
+    heldMicro: platform.ledger.balance(tradingHoldAccount(agentId)),
     positions: trading.positions(agentId, nowMs),
     spot,
     openOrders: trading.book.openOrdersOf(agentId),
@@ -130,7 +130,7 @@ const rowsA: readonly Route[] = [
   }),
   listCall(
     { items: ['positions'], count: 'count' },
-    rowA<null, readonly PositionView[]>('positions', {
+    rowA<null, readonly MarkedPosition[]>('positions', {
       method: 'GET',
       path: '/api/v1/positions',
       limits: { serviceRowB: true, row: 'trading-positions' },

@@ -45,7 +45,7 @@ import {
 } from '../../validate.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, parseSend } from './wallet-parse.ts';
 import { registerAgent } from '../faucet/register-agent.ts';
-import { amountBody, orderBody, quoteBody, txBody } from './wallet-render.ts';
+import { amountBody, swapOrderBody, quoteBody, txBody } from './wallet-render.ts';
 
 const BALANCE_QUERY = ['chain', 'view_key'];
 const HISTORY_QUERY = ['chain', 'limit'];
@@ -262,7 +262,7 @@ const rows: readonly Route[] = [
     summary: 'Open a swap order to to_address: send the input to its deposit address; 120 per minute.',
     parse: (input) => knownQuery(input.query, NO_KEYS) ?? parseSwap(input.body),
     run: (context, command) => context.platform.wallet.swap(command, context.nowMs, walletCaller(context)),
-    render: orderBody,
+    render: swapOrderBody,
   }),
   rowPrimary<{ chain: WalletChain }, WalletChain>('deposit-address', {
     method: 'GET',
@@ -314,7 +314,7 @@ const rows: readonly Route[] = [
       return isFailure(orderId) ? orderId : { orderId };
     },
     run: (context, command) => context.platform.wallet.swapStatus(command.orderId),
-    render: orderBody,
+    render: swapOrderBody,
   }),
   rowPrimary<null, null>('chains', {
     method: 'GET',

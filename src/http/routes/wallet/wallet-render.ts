@@ -75,7 +75,7 @@ export function quoteBody(quote: SwapQuote): JsonObject {
   };
 }
 
-export function orderBody(order: SwapOrder): JsonObject {
+export function swapOrderBody(order: SwapOrder): JsonObject {
   const { quote } = order;
   return {
     swap_id: order.id,

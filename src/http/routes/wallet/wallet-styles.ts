@@ -44,7 +44,7 @@ import {
 } from '../../validate.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, MEMO_TEXT_MAX, parseSend } from './wallet-parse.ts';
 import { walletCaller } from './wallet-primary.ts';
-import { orderBody, txBody, usdNumber } from './wallet-render.ts';
+import { swapOrderBody, txBody, usdNumber } from './wallet-render.ts';
 
 type Addresses = Readonly<Record<WalletChain, string>>;
 const B_CHAINS = ['ethereum', 'polygon', 'arbitrum', 'base'] as const;
@@ -205,7 +205,7 @@ const rowsA: readonly Route[] = [
       return context.platform.wallet.swap(swap, context.nowMs, walletCaller(context));
     },
     render: (order, context) => ({
-      ...orderBody(order),
+      ...swapOrderBody(order),
       received_usdc: usdNumber(context.platform.wallet.usdValue(order.quote.to, order.quote.toAmount, context.nowMs)),
     }),
   }),

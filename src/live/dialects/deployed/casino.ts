@@ -10,8 +10,8 @@ import { toNumber } from '../../../core/money.ts';
 import { readBet } from '../bet-answer.ts';
 import { displayPlaces } from '../../documented-rules.ts';
 import { readHand } from '../card-answer.ts';
-import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
-import { row, type DialectTable, type OperationRow, type WireRequest } from '../dialect.ts';
+import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeedText } from '../casino-rows.ts';
+import { row, type DialectTable, type OperationRow, type DialectRequest } from '../dialect.ts';
 import type { LiveBet, OperationInput } from '../../operations.ts';
 import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
 import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
@@ -35,7 +35,7 @@ function gameName(element: WireReader): string | null {
 }
 
 /** The draw (DEPLOYED.md §2.5): holds as five booleans, the nonce, the amount, the deal's client seed. */
-function drawRequest(input: OperationInput<'casino.draw'>): WireRequest {
+function drawRequest(input: OperationInput<'casino.draw'>): DialectRequest {
   return {
     service: 'casino',
     method: 'POST',
@@ -138,7 +138,7 @@ export const CASINO_DEPLOYED: DialectTable = {
         return { revealedSeed: null, revealedSeedHash: null };
       const seed = reader.string('previous_seed.seed', { documents: 'revealed.server_seed' });
       const hash = reader.string('previous_seed.seed_hash', { documents: 'revealed.server_seed_hash' });
-      return { revealedSeed: revealedSeed(seed), revealedSeedHash: hash };
+      return { revealedSeed: revealedSeedText(seed), revealedSeedHash: hash };
     },
   }),
   'casino.seeds': casinoSeedsRow({

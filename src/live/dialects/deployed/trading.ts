@@ -28,7 +28,7 @@ const BARE_ERRORS = ['invalid_key'];
  * a commodity, an index in afp's catalogue) under the `xyz:` deployer (`GOLD-PERP` → `xyz:GOLD`);
  * a symbol afp does not know passes without its `-PERP`, other names as they are.
  */
-export function coinOfSymbol(symbol: string): string {
+export function wireCoinOfSymbol(symbol: string): string {
   if (!symbol.endsWith('-PERP')) return symbol;
   const base = symbol.slice(0, -'-PERP'.length);
   const market = marketBySymbol(symbol);
@@ -123,7 +123,7 @@ function readOpened(reader: WireReader): MarketOrderResult | null {
 
 /** The deployment's coin of a spot pair (`BTC-USDC` → `BTC`, by its perpetual's name). */
 function coinOfPair(pair: string): string {
-  return pair.endsWith('-USDC') ? coinOfSymbol(`${pair.slice(0, -'-USDC'.length)}-PERP`) : pair;
+  return pair.endsWith('-USDC') ? wireCoinOfSymbol(`${pair.slice(0, -'-USDC'.length)}-PERP`) : pair;
 }
 
 export const TRADING_DEPLOYED: DialectTable = {
@@ -187,7 +187,7 @@ export const TRADING_DEPLOYED: DialectTable = {
       path: deployedPath('trading.deployed.open'),
       auth: true,
       body: {
-        coin: coinOfSymbol(input.symbol),
+        coin: wireCoinOfSymbol(input.symbol),
         side: input.side,
         size_usd: toNumber(input.sizeMicro),
         ...(input.leverage === null ? {} : { leverage: input.leverage }),
@@ -238,7 +238,7 @@ export const TRADING_DEPLOYED: DialectTable = {
       path: deployedPath('trading.deployed.limit'),
       auth: true,
       body: {
-        coin: coinOfSymbol(input.symbol),
+        coin: wireCoinOfSymbol(input.symbol),
         side: input.side,
         size_usd: toNumber(input.sizeMicro),
         limit_price: input.limitPrice,
@@ -292,7 +292,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'trading',
       method: 'GET',
-      path: deployedPath('trading.deployed.price', { coin: coinOfSymbol(input.symbol) }),
+      path: deployedPath('trading.deployed.price', { coin: wireCoinOfSymbol(input.symbol) }),
       auth: false,
     }),
     read: (reader) => {

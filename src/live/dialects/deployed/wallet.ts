@@ -9,7 +9,7 @@
  * (src/audit/probes/wallet-probes.ts) and judges it by a documented rule; never assumed here.
  */
 import { row, type DialectTable } from '../dialect.ts';
-import { walletReaders, WALLET_REQUESTS } from '../documents/wallet.ts';
+import { walletReaders, DEPLOYED_WALLET_REQUESTS } from '../documents/wallet.ts';
 
 /** The documents' readers under the deployment's fields; only style balance is read otherwise (no /wallet-api gateway). */
 export const WALLET_DEPLOYED: DialectTable = {
@@ -21,7 +21,7 @@ export const WALLET_DEPLOYED: DialectTable = {
   }),
   // No gateway serves /wallet-api on a deployment (§1.1): both styles are asked on the wallet's own address.
   'wallet.style-balance': row('wallet.style-balance', {
-    request: WALLET_REQUESTS.styleBalance,
+    request: DEPLOYED_WALLET_REQUESTS.styleBalance,
     read: (reader) => {
       reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
       return { served: true };

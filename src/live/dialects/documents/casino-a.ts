@@ -10,8 +10,8 @@ import type { JsonObject } from '../../../core/errors.ts';
 import { isRefusal, type LiveBet, type OperationInput, type Refusal } from '../../operations.ts';
 import { betBody, readBet } from '../bet-answer.ts';
 import { readHand } from '../card-answer.ts';
-import { row, type DialectTable, type WireRequest } from '../dialect.ts';
-import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
+import { row, type DialectTable, type DialectRequest } from '../dialect.ts';
+import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeedText } from '../casino-rows.ts';
 import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
 import { tournamentEnterRow, tournamentPlayRow } from '../casino-tournament-rows.ts';
 import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
@@ -26,7 +26,7 @@ export function gamePathA(game: string): string {
 }
 
 /** Registration: the same request on the documents' style A and the deployment. */
-export function registerRequest(input: OperationInput<'casino.register'>): WireRequest {
+export function registerRequest(input: OperationInput<'casino.register'>): DialectRequest {
   const body: JsonObject = {};
   if (input.referralCode !== undefined) body['referral_code'] = input.referralCode;
   return { service: 'casino', method: 'POST', path: deployedPath('casino.deployed.register'), body, auth: false };
@@ -146,7 +146,7 @@ export const CASINO_A: DialectTable = {
       const seed = reader.string('revealed.server_seed');
       const hash = reader.string('revealed.server_seed_hash');
       reader.knows('active');
-      return { revealedSeed: revealedSeed(seed), revealedSeedHash: hash };
+      return { revealedSeed: revealedSeedText(seed), revealedSeedHash: hash };
     },
   }),
   'casino.seeds': casinoSeedsRow({

@@ -4,10 +4,10 @@
  * afp's is `api_key`), create (200), balance (`chain` required; the native amount under
  * `balance.native.amount`), send (`tx_hash`), swap quote and swap (token contract addresses), and
  * style A's `/api/v1/balance` / style B's `/wallet-api/balance`. The wallet's requests are built
- * here once (`WALLET_REQUESTS`); the deployed dialect (../deployed/wallet.ts) sends the same
+ * here once (`DEPLOYED_WALLET_REQUESTS`); the deployed dialect (../deployed/wallet.ts) sends the same
  * paths and reads the deployment's answers.
  */
-import type { WireRequest } from '../dialect.ts';
+import type { DialectRequest } from '../dialect.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import type { OperationInput, OperationResult } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
@@ -25,21 +25,21 @@ const swapFields = (input: Input<'wallet.quote'>): Record<string, string> => ({
 });
 
 /** The wallet's requests, the same paths on the documents' primary interface and on the deployment (§6). */
-export const WALLET_REQUESTS = {
-  register: (): WireRequest => ({
+export const DEPLOYED_WALLET_REQUESTS = {
+  register: (): DialectRequest => ({
     service: 'wallet',
     method: 'POST',
     path: deployedPath('wallet.deployed.register'),
     body: {},
     auth: false,
   }),
-  create: (): WireRequest => ({
+  create: (): DialectRequest => ({
     service: 'wallet',
     method: 'POST',
     path: deployedPath('wallet.deployed.create'),
     auth: true,
   }),
-  balance: (input: Input<'wallet.balance'>): WireRequest => ({
+  balance: (input: Input<'wallet.balance'>): DialectRequest => ({
     service: 'wallet',
     method: 'GET',
     path: deployedPath('wallet.deployed.balance', { address: input.address }),
@@ -48,7 +48,7 @@ export const WALLET_REQUESTS = {
       : { query: { chain: input.chain, ...(input.viewKey === undefined ? {} : { view_key: input.viewKey }) } }),
     auth: true,
   }),
-  send: (input: Input<'wallet.send'>): WireRequest => ({
+  send: (input: Input<'wallet.send'>): DialectRequest => ({
     service: 'wallet',
     method: 'POST',
     path: deployedPath('wallet.deployed.send'),
@@ -64,21 +64,21 @@ export const WALLET_REQUESTS = {
     },
     auth: true,
   }),
-  quote: (input: Input<'wallet.quote'>): WireRequest => ({
+  quote: (input: Input<'wallet.quote'>): DialectRequest => ({
     service: 'wallet',
     method: 'GET',
     path: deployedPath('wallet.deployed.swap-quote'),
     query: swapFields(input),
     auth: true,
   }),
-  swap: (input: Input<'wallet.swap'>): WireRequest => ({
+  swap: (input: Input<'wallet.swap'>): DialectRequest => ({
     service: 'wallet',
     method: 'POST',
     path: deployedPath('wallet.deployed.swap'),
     body: { ...swapFields(input), to_address: input.toAddress },
     auth: true,
   }),
-  transactions: (input: OperationInput<'wallet.transactions'>): WireRequest => ({
+  transactions: (input: OperationInput<'wallet.transactions'>): DialectRequest => ({
     service: 'wallet',
     method: 'GET',
     path: deployedPath('wallet.deployed.transactions', { address: input.address }),
@@ -88,19 +88,19 @@ export const WALLET_REQUESTS = {
     },
     auth: true,
   }),
-  swapStatus: (input: OperationInput<'wallet.swap-status'>): WireRequest => ({
+  swapStatus: (input: OperationInput<'wallet.swap-status'>): DialectRequest => ({
     service: 'wallet',
     method: 'GET',
     path: deployedPath('wallet.deployed.swap-status', { orderId: input.orderId }),
     auth: true,
   }),
-  chains: (): WireRequest => ({
+  chains: (): DialectRequest => ({
     service: 'wallet',
     method: 'GET',
     path: deployedPath('wallet.deployed.chains'),
     auth: false,
   }),
-  styleBalance: (input: Input<'wallet.style-balance'>): WireRequest => ({
+  styleBalance: (input: Input<'wallet.style-balance'>): DialectRequest => ({
     service: 'wallet',
     method: 'GET',
     path: input.style === 'A' ? '/api/v1/balance' : '/wallet-api/balance',
@@ -151,7 +151,7 @@ function readBalance(reader: WireReader, known: readonly string[]): OperationRes
 export function walletReaders(known: WalletKnownFields): DialectTable {
   return {
     'wallet.register': row('wallet.register', {
-      request: WALLET_REQUESTS.register,
+      request: DEPLOYED_WALLET_REQUESTS.register,
       read: (reader) => {
         const agentId = reader.string('agent_id');
         const apiKey = reader.string('api_key');
@@ -160,7 +160,7 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
       },
     }),
     'wallet.create': row('wallet.create', {
-      request: WALLET_REQUESTS.create,
+      request: DEPLOYED_WALLET_REQUESTS.create,
       read: (reader) => {
         const addresses = readAddresses(reader);
         const mnemonic = reader.string('mnemonic');
@@ -169,11 +169,11 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
       },
     }),
     'wallet.balance': row('wallet.balance', {
-      request: WALLET_REQUESTS.balance,
+      request: DEPLOYED_WALLET_REQUESTS.balance,
       read: (reader) => readBalance(reader, known.balance),
     }),
     'wallet.send': row('wallet.send', {
-      request: WALLET_REQUESTS.send,
+      request: DEPLOYED_WALLET_REQUESTS.send,
       read: (reader) => {
         const txHash = reader.string('tx_hash');
         const amount = reader.string('amount', { optional: true });
@@ -182,7 +182,7 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
       },
     }),
     'wallet.quote': row('wallet.quote', {
-      request: WALLET_REQUESTS.quote,
+      request: DEPLOYED_WALLET_REQUESTS.quote,
       read: (reader) => {
         const fromAmount = reader.string('quote.fromAmount');
         const toAmount = reader.string('quote.toAmount');
@@ -192,7 +192,7 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
       },
     }),
     'wallet.swap': row('wallet.swap', {
-      request: WALLET_REQUESTS.swap,
+      request: DEPLOYED_WALLET_REQUESTS.swap,
       read: (reader) => {
         const orderId = reader.string('order_id');
         const status = reader.string('status', { optional: true });
@@ -202,7 +202,7 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
       },
     }),
     'wallet.style-balance': row('wallet.style-balance', {
-      request: WALLET_REQUESTS.styleBalance,
+      request: DEPLOYED_WALLET_REQUESTS.styleBalance,
       // Style B's wallet calls live on the documents' shared api_url, not on the wallet's address.
       unsupported: (input) =>
         input.style === 'B'

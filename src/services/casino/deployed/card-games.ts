@@ -29,7 +29,7 @@ function cardAt(roll: number, offset: number): string {
   return RANKS[Math.floor((((roll + offset * 7.3) % 100) / 100) * 52) % 13] as string;
 }
 
-export function handTotal(cards: readonly string[]): number {
+export function cardsTotal(cards: readonly string[]): number {
   let total = 0;
   let aces = 0;
   for (const card of cards) {
@@ -57,13 +57,13 @@ function blackjackSettle(
   player: readonly string[],
   dealer: readonly string[],
 ): { outcome: string; multiplier: number } {
-  const playerNatural = player.length === 2 && handTotal(player) === 21;
-  const dealerNatural = handTotal(dealer.slice(0, 2)) === 21;
+  const playerNatural = player.length === 2 && cardsTotal(player) === 21;
+  const dealerNatural = cardsTotal(dealer.slice(0, 2)) === 21;
   if (playerNatural && dealerNatural) return { outcome: 'push', multiplier: payouts.push };
   if (playerNatural) return { outcome: 'blackjack', multiplier: payouts.natural };
   if (dealerNatural) return { outcome: 'dealer_blackjack', multiplier: 0 };
-  const playerTotal = handTotal(player);
-  const dealerTotal = handTotal(dealer);
+  const playerTotal = cardsTotal(player);
+  const dealerTotal = cardsTotal(dealer);
   const win = action === 'double' ? payouts.doubleWin : payouts.win;
   if (playerTotal > 21) return { outcome: 'bust', multiplier: 0 };
   if (dealerTotal > 21) return { outcome: 'dealer_bust', multiplier: win };
@@ -80,10 +80,10 @@ export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule =>
     (action, roll) => {
       const player = [cardAt(roll, 0), cardAt(roll, 1)];
       const dealer = [cardAt(roll, 2), cardAt(roll, 3)];
-      const naturals = handTotal(player) === 21 || handTotal(dealer) === 21;
+      const naturals = cardsTotal(player) === 21 || cardsTotal(dealer) === 21;
       if (!naturals) {
         if (action !== 'stand') player.push(cardAt(roll, 4));
-        for (let offset = 5; handTotal(dealer) < 17; offset += 1) {
+        for (let offset = 5; cardsTotal(dealer) < 17; offset += 1) {
           dealer.push(cardAt(roll, offset));
           assert(dealer.length <= DEALER_CARDS_MAX, 'the dealer stops within 21 cards');
         }
@@ -92,9 +92,9 @@ export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule =>
       const result = {
         action,
         player_cards: player,
-        player_total: handTotal(player),
+        player_total: cardsTotal(player),
         dealer_cards: dealer,
-        dealer_total: handTotal(dealer),
+        dealer_total: cardsTotal(dealer),
         outcome,
         win_probability: BLACKJACK_WIN_PROBABILITY,
         roll: round2(roll),

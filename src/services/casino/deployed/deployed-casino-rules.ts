@@ -17,11 +17,10 @@
 import { assert } from '../../../core/assert.ts';
 import { parseNumber, type Micro } from '../../../core/money.ts';
 import { PUBLISHED_GAME_WORDS, type PublishedGameWords } from './published-game-words.ts';
+import type { PlinkoRisk, PlinkoRows } from '../games/plinko-tables.ts';
 
 export type WheelCompare = 'percent' | 'fraction';
 export type KenoDraw = 'deployed' | 'uniform';
-export type PlinkoRisk = 'low' | 'medium' | 'high';
-export type PlinkoRows = 8 | 12 | 16;
 
 /** One entry per game id of the deployment (game ids are the wire's snake_case names). */
 export interface DeployedGameRules {

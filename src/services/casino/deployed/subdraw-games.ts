@@ -13,7 +13,7 @@
 import { ZERO, type Ratio } from '../../../core/ratio.ts';
 import { binomial, chancesFromCounts, type CountedOutcome } from '../games/chances.ts';
 import { round2, rollWeights, WORDS } from './deployed-roll.ts';
-import type { DeployedGameRules, PlinkoRisk, PlinkoRows } from './deployed-casino-rules.ts';
+import type { DeployedGameRules } from './deployed-casino-rules.ts';
 import {
   choiceParam,
   decimalOf,
@@ -23,6 +23,7 @@ import {
   type Unreadable,
 } from './deployed-rule.ts';
 import type { JsonObject } from '../../../core/errors.ts';
+import type { PlinkoRisk, PlinkoRows } from '../games/plinko-tables.ts';
 
 interface PlinkoParams {
   readonly rows: number;

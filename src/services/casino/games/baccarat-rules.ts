@@ -30,7 +30,7 @@ export function baccaratTotal(cards: readonly Card[]): number {
 
 export const isNatural = (twoCardTotal: number): boolean => twoCardTotal >= 8;
 
-export const playerDraws = (playerTotal: number): boolean => playerTotal <= 5;
+const playerDraws = (playerTotal: number): boolean => playerTotal <= 5;
 
 /** `playerThirdValue` is null when the player stood on two cards. */
 export function bankerDraws(bankerTotal: number, playerThirdValue: number | null): boolean {

@@ -18,7 +18,7 @@ import {
   finalTotal,
   isNaturalPair,
   playerDraws,
-  settle,
+  handMultiplier,
   settleNaturals,
   type BlackjackAction,
   type HandState,
@@ -149,7 +149,7 @@ function addDeal(
   const start = addValue(addValue(EMPTY_HAND, first), second);
   for (const [playerTotal, playerChance] of playerFrom(action, start, 0, upValue, memo)) {
     for (const [dealerTotal, dealerChance] of dealer.totals) {
-      law.add(settle(playerTotal, dealerTotal), mul(chance, mul(playerChance, dealerChance)));
+      law.add(handMultiplier(playerTotal, dealerTotal), mul(chance, mul(playerChance, dealerChance)));
     }
   }
 }

@@ -87,7 +87,7 @@ export const BLACKJACK_PAYS = ratio(5, 2);
 export const WIN_PAYS = ratio(2);
 
 /** Total return of a hand without naturals: final totals with BUST for a bust. */
-export function settle(playerFinal: number, dealerFinal: number): Ratio {
+export function handMultiplier(playerFinal: number, dealerFinal: number): Ratio {
   if (playerFinal === BUST) return ZERO;
   if (dealerFinal === BUST || playerFinal > dealerFinal) return WIN_PAYS;
   return playerFinal === dealerFinal ? ONE : ZERO;

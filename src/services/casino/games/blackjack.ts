@@ -24,7 +24,7 @@ import {
   handTotal,
   isNaturalPair,
   playerDraws,
-  settle,
+  handMultiplier,
   settleNaturals,
   type BlackjackAction,
 } from './blackjack-rules.ts';
@@ -73,7 +73,7 @@ export function dealBlackjack(action: BlackjackAction, nextCard: () => Card): De
       dealer.push(nextCard());
     }
   const dealerFinal = finalTotal(handOf(dealer));
-  const multiplier = settle(playerFinal, dealerFinal);
+  const multiplier = handMultiplier(playerFinal, dealerFinal);
   return { player, dealer, multiplier, outcome: handOutcome(playerFinal, dealerFinal) };
 }
 

@@ -32,7 +32,7 @@ for (let n = 0; n <= 52; n++) {
   for (let k = 1; k <= 5; k++)
     BINOMIAL[n * 6 + k] = n === 0 ? 0 : (BINOMIAL[(n - 1) * 6 + k - 1] ?? 0) + (BINOMIAL[(n - 1) * 6 + k] ?? 0);
 }
-export const binomial = (n: number, k: number): number => BINOMIAL[n * 6 + k] ?? 0;
+const binomial = (n: number, k: number): number => BINOMIAL[n * 6 + k] ?? 0;
 
 const SUBSET_OFFSETS = [0, 1, 2, 3, 4, 5].map((size) =>
   [0, 1, 2, 3, 4].filter((k) => k < size).reduce((sum, k) => sum + binomial(52, k), 0),

@@ -15,7 +15,7 @@ import { parseNumber, type Micro } from '../../../core/money.ts';
 import { positiveAmount } from '../../../core/positive-amount.ts';
 import { GAME_IDS, type Chance, type GameId, type GameModule } from '../games/game.ts';
 
-export type Fields = Readonly<Record<string, unknown>>;
+type Fields = Readonly<Record<string, unknown>>;
 /** The game registry's lookup (games/index.ts `gameById`), injected so tests can use fixtures. */
 export type GameLookup = (id: string) => GameModule | undefined;
 
@@ -39,7 +39,7 @@ export const GAME_ALIASES: Readonly<Record<string, GameAlias>> = {
 };
 
 /** The body as an object (a missing body reads as `{}`); an Outcome, as a body may hold any key. */
-export function bodyFields(body: unknown): Outcome<Fields> {
+export function kellyFieldsOf(body: unknown): Outcome<Fields> {
   if (body === undefined || body === null) return succeed({});
   if (typeof body !== 'object' || Array.isArray(body)) return fail('BAD_REQUEST', 'request body must be a JSON object');
   return succeed(body as Fields);
@@ -88,13 +88,18 @@ export function optionalAmount(fields: Fields, name: string): Micro | undefined 
   return positiveAmount(parseNumber(value), name);
 }
 
-export function requiredAmount(fields: Fields, name: string): Micro | Failure {
+export function requiredAmountField(fields: Fields, name: string): Micro | Failure {
   const amount = optionalAmount(fields, name);
   return amount === undefined ? fail('BAD_REQUEST', `${name} is required`) : amount;
 }
 
 /** A whole JSON number in [min, max]; undefined when absent. */
-export function optionalInteger(fields: Fields, name: string, min: number, max: number): number | undefined | Failure {
+export function optionalIntegerField(
+  fields: Fields,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined | Failure {
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
@@ -104,7 +109,7 @@ export function optionalInteger(fields: Fields, name: string, min: number, max: 
 }
 
 export function requiredInteger(fields: Fields, name: string, min: number, max: number): number | Failure {
-  const value = optionalInteger(fields, name, min, max);
+  const value = optionalIntegerField(fields, name, min, max);
   return value === undefined ? fail('BAD_REQUEST', `${name} is required`) : value;
 }
 

@@ -8,8 +8,8 @@
  */
 import { assert } from '../../../core/assert.ts';
 import type { Ratio } from '../../../core/ratio.ts';
+import { DECIMALS } from '../../../core/money.ts';
 
-export const DECIMALS = 6;
 const SCALE = 10n ** BigInt(DECIMALS);
 const SCALE_NUMBER = 10 ** DECIMALS;
 const EXACT_DOUBLE_LIMIT = 2n ** 53n;

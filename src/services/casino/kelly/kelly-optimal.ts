@@ -14,7 +14,7 @@
 import type { Failure, JsonObject } from '../../../core/errors.ts';
 import { toNumber, type Micro } from '../../../core/money.ts';
 import type { Ratio } from '../../../core/ratio.ts';
-import { bodyFields, optionalAmount, selectGame, type GameLookup, type SelectedGame } from './kelly-fields.ts';
+import { kellyFieldsOf, optionalAmount, selectGame, type GameLookup, type SelectedGame } from './kelly-fields.ts';
 import { kellyMeasures } from './kelly-measures.ts';
 import { fixedNumber } from './kelly-numbers.ts';
 import { kellyLimitRecord } from './kelly-view.ts';
@@ -31,7 +31,7 @@ export interface OptimalRequest {
 }
 
 export function parseOptimalRequest(body: unknown, lookup: GameLookup): OptimalRequest | Failure {
-  const read = bodyFields(body);
+  const read = kellyFieldsOf(body);
   if (!read.ok) return read;
   const fields = read.value;
   const selected = selectGame(fields, OPTIMAL_OWN_KEYS, lookup);

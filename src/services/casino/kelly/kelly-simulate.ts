@@ -31,10 +31,10 @@ import { applyToMicro, ratio } from '../../../core/ratio.ts';
 import { Rng } from '../../../core/rng.ts';
 import { DistributionSampler } from './distribution-sampler.ts';
 import {
-  bodyFields,
-  optionalInteger,
+  kellyFieldsOf,
+  optionalIntegerField,
   optionalSeed,
-  requiredAmount,
+  requiredAmountField,
   requiredInteger,
   selectGame,
   type GameLookup,
@@ -51,7 +51,7 @@ export const SIMULATE_BUDGET_BY_TIER: Readonly<Record<Tier, number>> = {
   enterprise: SIMULATE_LIMITS.totalBetsMax,
 };
 export const SIMULATE_OWN_KEYS: readonly string[] = ['bankroll', 'bet_amount', 'num_bets', 'simulations', 'seed'];
-export const PERCENTILES: readonly number[] = [5, 25, 50, 75, 95];
+const PERCENTILES: readonly number[] = [5, 25, 50, 75, 95];
 
 export interface SimulateRequest {
   readonly selected: SelectedGame;
@@ -65,18 +65,18 @@ export interface SimulateRequest {
 
 /** `tier`: the caller's, which sets the request's budget (SIMULATE_BUDGET_BY_TIER). */
 export function parseSimulateRequest(body: unknown, lookup: GameLookup, tier: Tier): SimulateRequest | Failure {
-  const read = bodyFields(body);
+  const read = kellyFieldsOf(body);
   if (!read.ok) return read;
   const fields = read.value;
   const selected = selectGame(fields, SIMULATE_OWN_KEYS, lookup);
   if ('ok' in selected) return selected;
-  const bankrollMicro = requiredAmount(fields, 'bankroll');
+  const bankrollMicro = requiredAmountField(fields, 'bankroll');
   if (typeof bankrollMicro !== 'bigint') return bankrollMicro;
-  const betAmountMicro = requiredAmount(fields, 'bet_amount');
+  const betAmountMicro = requiredAmountField(fields, 'bet_amount');
   if (typeof betAmountMicro !== 'bigint') return betAmountMicro;
   const numBets = requiredInteger(fields, 'num_bets', 1, SIMULATE_LIMITS.numBetsMax);
   if (typeof numBets !== 'number') return numBets;
-  const simulations = optionalInteger(fields, 'simulations', 1, SIMULATE_LIMITS.simulationsMax);
+  const simulations = optionalIntegerField(fields, 'simulations', 1, SIMULATE_LIMITS.simulationsMax);
   if (typeof simulations === 'object') return simulations;
   const seed = optionalSeed(fields, 'seed');
   if (typeof seed === 'object') return seed;

@@ -25,6 +25,6 @@ export type WalletKey = string | MoneroKeyPair;
 
 export type AddressOutcome = { ok: true; address: string } | { ok: false; reason: string };
 
-export function isWalletChain(value: string): value is WalletChain {
-  return (WALLET_CHAINS as readonly string[]).includes(value);
+export function isWalletChain(value: unknown): value is WalletChain {
+  return typeof value === 'string' && (WALLET_CHAINS as readonly string[]).includes(value);
 }

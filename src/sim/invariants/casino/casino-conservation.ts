@@ -20,7 +20,7 @@ import { CASINO_HOUSE } from '../../../services/casino/referral-commission.ts';
 import { challengeAccount } from '../../../services/casino/challenges/challenge-record.ts';
 import { tournamentAccount } from '../../../services/casino/tournaments/tournament-record.ts';
 import { crashRoundAccount } from '../../../services/casino/crash-rounds.ts';
-import { holdAccount as videoPokerHoldAccount } from '../../../services/casino/video-poker-hands.ts';
+import { videoPokerHoldAccount as videoPokerHoldAccount } from '../../../services/casino/video-poker-hands.ts';
 import { jsonText } from '../../json-text.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import type { InvariantDefinition, Violation } from '../checker.ts';

@@ -13,14 +13,14 @@ import type { Platform } from '../../../platform/platform.ts';
 import {
   TRADING_HOUSE,
   TRADING_INSURANCE,
-  holdAccount,
+  tradingHoldAccount,
   marginAccount,
 } from '../../../services/trading/trading-record.ts';
 import { jsonText } from '../../json-text.ts';
 import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 const MARGIN_PREFIX = marginAccount('');
-const HOLD_PREFIX = holdAccount('');
+const HOLD_PREFIX = tradingHoldAccount('');
 
 function isTradingAccount(account: string): boolean {
   return (
@@ -42,10 +42,10 @@ function agentMismatch(platform: Platform, agentIds: Iterable<string>): string |
     const margin = platform.ledger.balance(marginAccount(agentId));
     if (margin !== margins)
       return `${marginAccount(agentId)} holds ${margin} micro-USDC, its open positions' margins sum to ${margins}`;
-    const held = platform.ledger.balance(holdAccount(agentId));
+    const held = platform.ledger.balance(tradingHoldAccount(agentId));
     const expected = holds.get(agentId) ?? 0n;
     if (held !== expected)
-      return `${holdAccount(agentId)} holds ${held} micro-USDC, its open orders' holds sum to ${expected}`;
+      return `${tradingHoldAccount(agentId)} holds ${held} micro-USDC, its open orders' holds sum to ${expected}`;
   }
   return null;
 }

@@ -17,8 +17,8 @@ import { DEFAULT_CONFIG } from '../../../../src/services/shared/config.ts';
 import type { DefectName } from '../../../../src/services/shared/context.ts';
 import type { DomainEvent } from '../../../../src/services/shared/events.ts';
 import { INVARIANTS, type Violation } from '../../../../src/sim/invariants/index.ts';
-import { scenarioFromText } from '../../../../src/agent/load-scenario.ts';
-import { runSimulation } from '../../../../src/sim/runner.ts';
+import { scenarioFromTable } from '../../../../src/agent/load-scenario.ts';
+import { runSimulationWith } from '../../../../src/sim/runner.ts';
 import { addAgent } from '../../../fixtures/agents.ts';
 import { AGENTS } from '../../../../agents/index.ts';
 
@@ -37,7 +37,7 @@ casino: { starting_deposit: '20.00' }
 `;
 
 async function run(text: string, defects: DefectName[] = []) {
-  return runSimulation(scenarioFromText(text, { agents: AGENTS }), { agents: AGENTS, seed: 71, defects });
+  return runSimulationWith(scenarioFromTable(text, { agents: AGENTS }), { agents: AGENTS, seed: 71, defects });
 }
 
 describe('a faithful casino', () => {
