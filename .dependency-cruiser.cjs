@@ -19,18 +19,18 @@ const LAYERS = [
   ['http', '^src/http/'],
   ['server', '^src/server/'],
   ['client', '^src/client/'],
-  ['audit-maths', '^src/audit/(edge|fairness)/'],
+  ['audit-maths', '^src/audit/(maths[.]ts$|(edge|fairness)/)'],
   ['report', '^src/report/'],
   ['scenario', '^src/scenario/'],
   ['agent', '^src/agent/'],
-  ['sim', '^src/sim/'],
-  ['live', '^src/live/'],
-  ['audit', '^src/audit/'],
-  ['check', '^src/check/'],
+  ['sim', '^src/sim([.]ts$|/)'],
+  ['live', '^src/live([.]ts$|/)'],
+  ['audit', '^src/audit([.]ts$|/)'],
+  ['check', '^src/check([.]ts$|/)'],
   ['replay', '^src/replay/'],
   ['conformance', '^src/conformance/'],
   ['agents', '^agents/'],
-  ['load', '^src/load/'],
+  ['load', '^src/load([.]ts$|/)'],
   ['export', '^src/export/'],
   ['sweep', '^src/sweep/'],
   ['shrink', '^src/shrink/'],
@@ -123,6 +123,99 @@ function agentsRules() {
   ];
 }
 
+/**
+ * Folder faces (fast-check's convention: a public file beside a private folder). The folder's face
+ * is its public API, re-exported by name; the folder is its internals, which no file outside it
+ * imports (inside it, files import each other directly, never through their own face). The audit
+ * wing has two floors, so two doors: src/audit/maths.ts, at the audit-maths layer, for the edge
+ * maths and fairness schemes (the one door the layers below src/audit.ts may use), and
+ * src/audit.ts for the rest of the wing (docs/decisions/tooling.md "Folder faces").
+ * [face, folder, doors]: doors are the files of the folder that outside files may import.
+ */
+const FACES = [
+  ['live', 'src/live/', ['src/live.ts']],
+  ['sim', 'src/sim/', ['src/sim.ts']],
+  ['check', 'src/check/', ['src/check.ts']],
+  ['load', 'src/load/', ['src/load.ts']],
+  ['audit', 'src/audit/', ['src/audit.ts', 'src/audit/maths.ts']],
+];
+
+/**
+ * Light doors: small files of a folder that the CLI imports before a command's flags pass (or
+ * import()s for the cheap first step). A face loads every module behind it, so going through it
+ * there would undo the light start (docs/decisions/tooling.md "Command line": `afp --help` 12
+ * modules, not 212; `afp check --bogus` 32, not 486). Each is imported directly by every outside
+ * file that needs it, and its names are not re-exported by the face (one door per name).
+ */
+const LIGHT_DOORS = [
+  'src/audit/fairness/scheme.ts',
+  'src/audit/live/fairness-limits.ts',
+  'src/check/check-options.ts',
+  'src/live/deadline.ts',
+  'src/live/probe/plain-server.ts',
+  'src/live/probe/probe-input.ts',
+  'src/live/probe/probe-report.ts',
+  'src/live/probe/probe-url.ts',
+  'src/live/probe/target-text.ts',
+  'src/live/report/afp-version.ts',
+  'src/live/report/fail-on.ts',
+  'src/live/resolve-target.ts',
+  'src/load/metrics/out-flags.ts',
+  'src/load/scenario-profile.ts',
+  'src/load/shard.ts',
+  'src/load/system-load-clock.ts',
+  'src/load/url-check-spec.ts',
+  'src/load/url-method.ts',
+  'src/load/workers-max.ts',
+];
+
+/**
+ * Files the k6 bundle reaches (src/export/k6/k6-bundle.ts): esbuild resolves every import of every
+ * module it reaches, so a face there would pull the whole folder, node:* modules and autocannon
+ * included, into a script k6 runs (the export fails), and would change the script's bytes. These
+ * files import the few internals they use directly; test/export/ fails when one reaches a face.
+ */
+const K6_BUNDLED = [
+  'agents/casino/fairness-checker.ts',
+  'agents/property/property-agent.ts',
+  'src/export/k6/k6-agent-run.ts',
+  'src/export/k6/k6-setup.ts',
+];
+
+/** A path as an exact pattern. */
+function exactly(path) {
+  return `^${path.replaceAll('.', '[.]')}$`;
+}
+
+/**
+ * Two rules per face: from outside the folder (its face aside), nothing imports the folder's
+ * internals; from inside it, nothing imports its face (the face imports the folder: a cycle, and a
+ * detour for a reader).
+ */
+function faceRules() {
+  const inside = FACES.map(([name, folder, doors]) => ({
+    name: `face-${name}-inside`,
+    comment: `files of ${folder} import each other directly, never through ${doors.join(' or ')} (.dependency-cruiser.cjs FACES)`,
+    severity: 'error',
+    from: { path: `^${folder}`, pathNot: doors.map(exactly) },
+    to: { path: doors.map(exactly) },
+  }));
+  const outside = FACES.map(([name, folder, doors]) => ({
+    name: `face-${name}`,
+    comment: `import ${folder} from outside it only through ${doors.join(' or ')} (or a light door) (.dependency-cruiser.cjs FACES, LIGHT_DOORS, K6_BUNDLED)`,
+    severity: 'error',
+    from: { path: '^(src|agents)/', pathNot: [`^${folder}`, ...[...doors, ...K6_BUNDLED].map(exactly)] },
+    to: {
+      path: `^${folder}`,
+      pathNot: [...doors, ...LIGHT_DOORS.filter((door) => door.startsWith(folder))].map(exactly),
+      // An import() loads the one module it names, later, and no more: that is its point (a command's
+      // work loads once its flags pass), so it may name an internal file; a face would load the folder.
+      dependencyTypesNot: ['dynamic-import'],
+    },
+  }));
+  return [...outside, ...inside];
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -136,6 +229,7 @@ module.exports = {
     ...layerRules(),
     ...siblingRules(),
     ...agentsRules(),
+    ...faceRules(),
     {
       name: 'no-value-cycle',
       comment: 'files that import each other through value imports: the order in which they load decides what works',

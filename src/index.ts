@@ -7,7 +7,7 @@
 import { AGENTS } from '../agents/index.ts';
 import type { RunRecord } from './report/run-record.ts';
 import { scenarioFromTable } from './agent/load-scenario.ts';
-import { runScenarioWith, runSimulationWith, type SimRunOptions, type SimulationResult } from './sim/runner.ts';
+import { runScenarioWith, runSimulationWith, type SimRunOptions, type SimulationResult } from './sim.ts';
 import type { Scenario } from './scenario/scenario.ts';
 
 // Money: bigint micro-USDC (1 USDC = 1,000,000), as every amount in afp.
@@ -29,7 +29,7 @@ export { CasinoClient, CASINO_ENDPOINTS, type CasinoEndpointId } from './client/
 export { httpTransport, DEFAULT_HTTP_TIMEOUT_MS, type HttpTransportOptions } from './client/http-transport.ts';
 export { inProcessTransport, type InProcessOptions } from './client/in-process.ts';
 export { parseTarget } from './client/target.ts';
-export { discoverTarget } from './live/afp-mounts.ts';
+export { discoverTarget } from './live.ts';
 export type { MountUrls, Transport, TransportRequest, TransportResponse } from './client/transport.ts';
 export type * as Wire from './client/types.ts';
 
@@ -57,7 +57,7 @@ export {
   type ParseScenarioOptions,
 } from './scenario/scenario.ts';
 export { AGENTS, AGENT_NAMES } from '../agents/index.ts';
-export type { SimulationResult } from './sim/runner.ts';
+export type { SimulationResult } from './sim.ts';
 
 // The runner and the scenario reader take the archetype table from their caller (src/sim and
 // src/scenario sit below agents/); the library fills in the shipped table, so `agents` stays optional here.
@@ -90,28 +90,14 @@ export {
 } from './report/write-reports.ts';
 
 // Audits: house edges in-process (every game and variant) and against a live casino.
-export {
-  simulateHouseEdge,
-  type EdgeRow,
-  type EdgeSimulation,
-  type EdgeSimulationOptions,
-} from './audit/edge/edge-simulation.ts';
-export {
-  simulateHouseEdgeInWorkers,
-  REGISTRY_SOURCE,
-  type ParallelEdgeSimulationOptions,
-} from './audit/edge/edge-simulation-workers.ts';
+export { simulateHouseEdge, type EdgeRow, type EdgeSimulation, type EdgeSimulationOptions } from './audit/maths.ts';
+export { simulateHouseEdgeInWorkers, REGISTRY_SOURCE, type ParallelEdgeSimulationOptions } from './audit/maths.ts';
 export { GAMES, gameById } from './services/casino/games/index.ts';
-export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './audit/live/edge-audit.ts';
-export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './audit/live/fairness-audit.ts';
+export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './audit.ts';
+export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './audit.ts';
 
 // Live targets: target files, resolution of a URL or file, findings and their reports.
-export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
+export { loadTargetFile, parseTargetFile, type TargetFileResult, type Target } from './live.ts';
 export { resolveTarget, type ResolveResult } from './live/resolve-target.ts';
-export type { Target } from './live/target.ts';
-export { SEVERITIES, type Finding, type Severity } from './live/finding.ts';
-export type { FindingsReport } from './live/report/findings-report.ts';
-export { renderFindingsJson } from './live/report/findings-json.ts';
-export { renderFindingsCsv } from './live/report/findings-csv.ts';
-export { renderFindingsHtml } from './live/report/findings-html.ts';
-export { renderFindingsJunit } from './live/report/findings-junit.ts';
+export { SEVERITIES, type Finding, type Severity, type FindingsReport } from './live.ts';
+export { renderFindingsJson, renderFindingsCsv, renderFindingsHtml, renderFindingsJunit } from './live.ts';

@@ -5,7 +5,7 @@
  * (`--target URL`): live-target.ts (one server shared by every run, its doors read in
  * live-target-doors.ts). Every capability a target switches off is reported as a note with its reason.
  */
-import type { SentRequest } from '../live/live-session.ts';
+import type { SentRequest } from '../live.ts';
 import type { CheckCapabilities, CheckModel, RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
 import type { ModelClosure } from './trading/trading-state.ts';

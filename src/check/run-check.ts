@@ -22,7 +22,7 @@ import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
 import { checkFailed, crashed, unsettled, type CommandFailure } from '../core/command-failure.ts';
 import { CheckMismatch } from './check-mismatch.ts';
 import { CheckUnavailable, unrepeatedFailureText } from './check-unavailable.ts';
-import type { SentRequest } from '../live/live-session.ts';
+import type { SentRequest } from '../live.ts';
 
 import { checkOptionErrors, REQUEST_TIMEOUT_MS_DEFAULT, type CheckOptions } from './check-options.ts';
 

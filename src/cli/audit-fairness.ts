@@ -21,17 +21,20 @@
  */
 import type { WaitClock } from '../core/clock.ts';
 import type { FairnessFlags } from './audit-fairness-flags.ts';
-import { auditFairnessLive, type FairnessAuditResult } from '../audit/live/fairness-audit.ts';
-import { renderFairnessJson, renderFairnessTable } from '../audit/live/fairness-table.ts';
-import { writeEdgeAuditFiles } from '../audit/report/edge-audit-files.ts';
-import { schemeByName } from '../audit/fairness/schemes.ts';
-import { runReplayProbes, type ReplayProbeResult } from '../audit/probes/replay-probes.ts';
-import { unansweredLine } from '../audit/probes/probe-context.ts';
-import { curlOf } from '../live/report/curl.ts';
-import type { ReportCheck } from '../live/report/write-findings.ts';
+import {
+  auditFairnessLive,
+  type FairnessAuditResult,
+  renderFairnessJson,
+  renderFairnessTable,
+  writeEdgeAuditFiles,
+  runReplayProbes,
+  type ReplayProbeResult,
+  unansweredLine,
+} from '../audit.ts';
+import { schemeByName } from '../audit/maths.ts';
+import { curlOf, type ReportCheck, type ReportFailure } from '../live.ts';
 import { commandLine } from '../core/shell-words.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
-import type { ReportFailure } from '../live/report/findings-report.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import { CommandFailure, passed, unlessUnfinished } from '../core/command-failure.ts';

@@ -14,31 +14,33 @@
  * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
-import { curlOf } from '../live/report/curl.ts';
+import { curlOf, type FindingsCollector, type ReportCheck, type ReportFailure } from '../live.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../audit/live/edge-audit.ts';
-import { recordEdgeFindings } from '../audit/live/edge-findings.ts';
-import { readListedWords, type ListedWords } from '../audit/live/listed-words.ts';
-import type { FindingsCollector } from '../live/finding.ts';
-import type { FairnessScheme } from '../audit/fairness/scheme.ts';
-import { recordListedFindings } from '../audit/live/listed-findings.ts';
-import { recordRestatedRules } from '../audit/live/restated-findings.ts';
-import { planVariants, type PlannedVariant } from '../audit/live/edge-plan.ts';
-import { auditEta } from '../audit/live/edge-eta.ts';
 import {
+  auditEdgeLive,
+  singleBetShare,
+  type EdgeAuditResult,
+  recordEdgeFindings,
+  readListedWords,
+  type ListedWords,
+  recordListedFindings,
+  recordRestatedRules,
+  planVariants,
+  type PlannedVariant,
+  auditEta,
   edgeReportTable,
   renderEdgeAuditCsv,
   renderEdgeAuditJson,
   renderEdgeAuditTable,
-} from '../audit/live/edge-table.ts';
-import { statedText, liveVerdictText } from '../audit/live/edge-cells.ts';
-import { schemeByName } from '../audit/fairness/schemes.ts';
-import type { ReportCheck } from '../live/report/write-findings.ts';
-import { writeEdgeAuditFiles } from '../audit/report/edge-audit-files.ts';
+  statedText,
+  liveVerdictText,
+  writeEdgeAuditFiles,
+} from '../audit.ts';
+import type { FairnessScheme } from '../audit/fairness/scheme.ts';
+import { schemeByName } from '../audit/maths.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
-import type { ReportFailure } from '../live/report/findings-report.ts';
 import type { RecordFields } from './json-output.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import { CommandFailure, passed, unlessUnfinished } from '../core/command-failure.ts';

@@ -27,26 +27,27 @@ import {
   isEdgeDefect,
   NON_EDGE_DEFECTS,
   type EdgeDefect,
-} from '../audit/edge/defective-games.ts';
-import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../audit/report/edge-audit-files.ts';
-import {
   MAX_WORKERS,
   REGISTRY_SOURCE,
   loadGameSource,
   selectGames,
   simulateHouseEdgeInWorkers,
-} from '../audit/edge/edge-simulation-workers.ts';
-import {
   MAX_BETS_PER_GAME,
   minimumBetsPerGame,
   simulateHouseEdge,
   type EdgeRow,
   type EdgeSimulation,
-} from '../audit/edge/edge-simulation.ts';
-import { allowedMisses } from '../audit/edge/edge-statistics.ts';
-import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../audit/report/edge-table.ts';
-import { LIVE_BETS_MAX } from '../audit/live/edge-audit.ts';
-import type { Severity } from '../live/finding.ts';
+  allowedMisses,
+} from '../audit/maths.ts';
+import {
+  renderEdgeReportHtml,
+  writeEdgeAuditFiles,
+  renderEdgeCsv,
+  renderEdgeJson,
+  renderEdgeTable,
+  LIVE_BETS_MAX,
+} from '../audit.ts';
+import type { Severity } from '../live.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import { MAX_SECONDS_LIMIT } from '../live/deadline.ts';

@@ -7,18 +7,19 @@
  * another account, 3 a finding at --fail-on, 4 an escrow not yet due (run again then) or a target
  * that does not answer.
  */
-import { curlOf } from '../live/report/curl.ts';
+import { curlOf, RemoteServeClock, type FindingsCollector, type LiveSession, openLiveAccount } from '../live.ts';
 import { shellWord } from '../core/shell-words.ts';
-import { RemoteServeClock } from '../live/remote-serve-clock.ts';
-import type { FindingsCollector } from '../live/finding.ts';
-import type { LiveSession } from '../live/live-session.ts';
-import { openLiveAccount } from '../live/live-account.ts';
-import { readResumeFile } from '../audit/probes/resume-file.ts';
-import { leaveSettlementProbes, resumeSettlement } from '../audit/probes/settlement-resume.ts';
-import { runSettlementProbes, type SettlementResult } from '../audit/probes/settlement-probes.ts';
-import { timePassageOf } from '../audit/probes/time-passage.ts';
-import { POT_PROBES, runPotProbes } from '../audit/probes/pot-probes.ts';
-import type { ProbeResult } from '../audit/probes/money-probes.ts';
+import {
+  readResumeFile,
+  leaveSettlementProbes,
+  resumeSettlement,
+  runSettlementProbes,
+  type SettlementResult,
+  timePassageOf,
+  POT_PROBES,
+  runPotProbes,
+  type ProbeResult,
+} from '../audit.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { AuditIo } from './audit-io.ts';
 import type { MoneyFlags } from './audit-money-flags.ts';

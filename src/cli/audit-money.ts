@@ -23,12 +23,10 @@
  * Waits: paces and 429s are waited out on the target's window clock (a manual afp serve's own,
  * moved forward; live-command.ts startLiveRun), the budget on the wall's.
  */
-import { runMoneyProbes } from '../audit/probes/money-probes.ts';
+import { runMoneyProbes, unansweredLine } from '../audit.ts';
 import { laterProbes, runMoneyResume } from './audit-money-resume.ts';
 import { checksOfProbes } from './money-checks.ts';
-import { unansweredLine } from '../audit/probes/probe-context.ts';
-import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
-import { curlOf } from '../live/report/curl.ts';
+import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome, curlOf } from '../live.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';

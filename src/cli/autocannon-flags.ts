@@ -17,12 +17,9 @@ import type { ParsedArgs, FlagSpec } from './args.ts';
 import { stringFlag } from './args.ts';
 import type { HttpMethod } from '../http/route.ts';
 import { SERVICE_NAMES, type ServiceName } from '../platform/platform.ts';
-import { dialectByName } from '../live/dialects/index.ts';
-import { rowOf } from '../live/dialects/dialect.ts';
-import type { OperationName } from '../live/operations.ts';
-import type { Target } from '../live/target.ts';
+import { dialectByName, rowOf, type OperationName, type Target } from '../live.ts';
 import { parseDuration } from '../scenario/duration.ts';
-import { AUTOCANNON_LIMITS } from '../load/autocannon-engine.ts';
+import { AUTOCANNON_LIMITS } from '../load.ts';
 
 export const AUTOCANNON_FLAG_SPEC: FlagSpec = {
   endpoint: 'string',

@@ -18,11 +18,10 @@ import {
   runDialectCheck,
   type DialectCheckOptions,
   type DialectCheckResult,
-} from '../check/dialect/run-dialect-check.ts';
-import { SEVERITIES, type Finding } from '../live/finding.ts';
-import { curlOf } from '../live/report/curl.ts';
+  failureEnding,
+} from '../check.ts';
+import { SEVERITIES, type Finding, curlOf } from '../live.ts';
 import { findingsEnding, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
-import { failureEnding } from '../check/run-check.ts';
 import { checkRecordFields, formatOutcome, type FailingFindings } from './check-outcome.ts';
 import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';

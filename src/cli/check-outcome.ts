@@ -8,8 +8,8 @@
  * that repeated names the failing step's last request (`request: METHOD URL`) and gives it as a curl
  * line (`curl: …`, the key as $AFP_KEY, never literal; --json: failure.request).
  */
-import type { CheckFailure, CheckResult } from '../check/run-check.ts';
-import { curlOf } from '../live/report/curl.ts';
+import type { CheckFailure, CheckResult } from '../check.ts';
+import { curlOf } from '../live.ts';
 
 /** The failing step's request as a curl line (the key as $AFP_KEY), or null (in-process, or a failure not repeated). */
 export function failureCurl(failure: Pick<CheckFailure, 'request'>): string | null {

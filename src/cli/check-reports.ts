@@ -7,12 +7,10 @@
  * left out of them a skipped one with the reason. A failed check (mismatch, could not run) is the
  * reports' verdict (findings-verdict.ts), with its reproduce command and request, whatever the findings.
  */
-import type { CheckResult } from '../check/run-check.ts';
-import type { Finding } from '../live/finding.ts';
+import type { CheckResult } from '../check.ts';
+import { type Finding, type ReportCheck, type ReportFailure, writeFindingsReports } from '../live.ts';
 import type { FailOn } from '../live/report/fail-on.ts';
-import type { ReportCheck, ReportFailure } from '../live/report/findings-report.ts';
 import { failureCurl } from './check-outcome.ts';
-import { writeFindingsReports } from '../live/report/write-findings.ts';
 
 /** The report's checks: the sequences as one check, and one skipped check per command left out. */
 export function reportChecks(

@@ -4,12 +4,10 @@
  * the exit code. Why apart from check.ts: this imports fast-check, the model and the platform, and
  * a typo in a flag should not pay for them. Output and exit codes are check.ts's contract.
  */
-import { failureEnding, runCheck, type CheckResult } from '../check/run-check.ts';
-import { MAX_COMMANDS } from '../check/command-table.ts';
-import { CheckUnavailable } from '../check/check-unavailable.ts';
+import { failureEnding, runCheck, type CheckResult, CheckUnavailable, type CheckStop } from '../check.ts';
+import { MAX_COMMANDS } from '../check/check-options.ts';
 import { DEFAULT_FAIL_ON } from '../live/report/fail-on.ts';
-import type { Target } from '../live/target.ts';
-import type { CheckStop } from '../check/replay-path.ts';
+import type { Target } from '../live.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkRecordFields, formatOutcome } from './check-outcome.ts';
 import type { RecordFields } from './json-output.ts';

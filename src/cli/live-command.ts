@@ -16,24 +16,34 @@
 import { armTargetBudget, budgetLine, windUpGraceSeconds } from './target-budget.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { Deadline } from '../live/deadline.ts';
-import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
-import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
-import { openLiveAccount, type LiveAccount } from '../live/live-account.ts';
-import { LiveSession } from '../live/live-session.ts';
-import { curlOf } from '../live/report/curl.ts';
-import { announcedText } from '../live/announced-limit.ts';
-import { rateLimitFinding, summaryOf } from '../live/rate-limit-finding.ts';
+import {
+  deviationFinding,
+  gatewayFinding,
+  FindingsCollector,
+  SEVERITIES,
+  openLiveAccount,
+  type LiveAccount,
+  LiveSession,
+  curlOf,
+  announcedText,
+  rateLimitFinding,
+  summaryOf,
+  infoLines,
+  verdictLines,
+  writeFindingsReports,
+  type ReportCheck,
+  type ReportFailure,
+  type ReportTable,
+  type Target,
+  RemoteServeClock,
+  waitClockOf,
+} from '../live.ts';
 import { findingsEnding, type FailOn } from '../live/report/fail-on.ts';
-import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
-import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
-import type { ReportFailure, ReportTable } from '../live/report/findings-report.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Micro } from '../core/money.ts';
-import type { Target } from '../live/target.ts';
 import type { AuditIo } from './audit-io.ts';
 import { Progress } from './progress.ts';
 import { againTo, onFirstInterrupt } from './process-interrupt.ts';
-import { RemoteServeClock, waitClockOf } from '../live/remote-serve-clock.ts';
 import { accountRefused, unresolvedTarget, type CommandFailure, type Ending } from '../core/command-failure.ts';
 
 export { parseLiveArgs, type LiveArgs } from './live-args.ts';

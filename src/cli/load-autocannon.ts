@@ -14,22 +14,30 @@ import {
   HIGH_RESOLUTION_CLOCK,
   runAutocannonCounted,
   type EngineCounts,
-} from '../load/autocannon-engine.ts';
-import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { parseOutFlags, runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { reachable } from '../load/url-reach.ts';
-import { urlEndpointName } from '../load/url-source.ts';
+  type MetricsOutputs,
+  runMetricsOutputs,
+  reachable,
+  refusedAnswers,
+  refusedLine,
+  littleCheck,
+  littleLine,
+  type Concurrency,
+  overallHistogram,
+  percentilesOf,
+  type LoadSnapshot,
+  writeLoadReports,
+  evaluateThresholds,
+  parseThresholds,
+  type Threshold,
+} from '../load.ts';
+import { parseOutFlags } from '../load/metrics/out-flags.ts';
+import { urlEndpointName } from '../load/url-method.ts';
 import { urlMethodOf } from '../load/url-method.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlCredentials, urlOf } from './url-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exitOf, refusedFigures, thresholdLines } from './load-view.ts';
-import { refusedAnswers, refusedLine } from '../load/refused-answers.ts';
 import type { InterruptSignal } from './process-interrupt.ts';
-import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import { endpointRequest, parseAutocannonFlags, type AutocannonFlags } from './autocannon-flags.ts';
-import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
-import { writeLoadReports } from '../load/report/write-load-reports.ts';
-import { evaluateThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { type Scenario } from '../scenario/scenario.ts';
 import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';

@@ -9,16 +9,28 @@
 import { writeFileAtomic } from '../core/atomic-file.ts';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
-import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
-import { runLoadInWorkers, workerShard } from '../load/load-workers.ts';
+import {
+  checkAgentCount,
+  loadMounts,
+  runLoad,
+  type LoadRunResult,
+  describePlan,
+  resolveLoadPlan,
+  shardPlan,
+  type LoadPlan,
+  runLoadInWorkers,
+  workerShard,
+  LOAD_RUN_FILE_NAME,
+  loadRunFile,
+  loadRunFileText,
+  type MetricsOutputs,
+  runMetricsOutputs,
+  parseThresholds,
+  type Threshold,
+} from '../load.ts';
 import { shardLabel, shardShare, type Shard } from '../load/shard.ts';
-import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
-import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
-import type { Target } from '../live/target.ts';
+import type { Target } from '../live.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { type Scenario } from '../scenario/scenario.ts';
 import type { LoadSection } from '../scenario/load-schema.ts';

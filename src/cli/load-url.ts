@@ -27,9 +27,7 @@ import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import type { RecordFields } from './json-output.ts';
 import type { LoadIo } from './load-io.ts';
 import { parseUrlRun, type UrlRun } from './url-flags.ts';
-import type { reachable as reachableType } from '../load/url-reach.ts';
-import type { LoadPlan } from '../load/executors.ts';
-import type { Threshold } from '../load/thresholds.ts';
+import type { reachable as reachableType, LoadPlan, Threshold } from '../load.ts';
 import { type Ending, invalidInput, unsettled } from '../core/command-failure.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;

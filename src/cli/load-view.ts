@@ -21,23 +21,28 @@ import {
   type LoadRecorder,
   type LoadSample,
   type LoadSnapshot,
-} from '../load/load-recorder.ts';
-import { LoadStop } from '../load/generator.ts';
-import type { LoadPlan } from '../load/executors.ts';
-import type { LoadRunResult } from '../load/load-run.ts';
-import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
-import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
-import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { writeLoadReports, type LoadReport } from '../load/report/write-load-reports.ts';
-import {
+  LoadStop,
+  type LoadPlan,
+  type LoadRunResult,
+  LiveWindow,
+  type LiveView,
+  littleCheck,
+  littleLine,
+  type Concurrency,
+  type MetricsOutputs,
+  writeLoadReports,
+  type LoadReport,
   abortNow,
   evaluateThresholds,
   failedThresholds,
   type Threshold,
   type ThresholdResult,
-} from '../load/thresholds.ts';
+  mostlyRefused,
+  refusedAnswers,
+  refusedFailure,
+  refusedLine,
+} from '../load.ts';
 import { formatDuration } from '../scenario/duration.ts';
-import { mostlyRefused, refusedAnswers, refusedFailure, refusedLine } from '../load/refused-answers.ts';
 import type { RecordFields } from './json-output.ts';
 import { type Ending, PASSED, thresholdFailed, unsettled } from '../core/command-failure.ts';
 

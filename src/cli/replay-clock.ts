@@ -8,7 +8,7 @@ import type { ClockSyncState } from '../replay/diff-report.ts';
 import type { RecordedExchange } from '../replay/record-format.ts';
 import { AdminClient } from '../client/admin-client.ts';
 import { LivenessError } from '../replay/replay-run.ts';
-import type { Target } from '../live/target.ts';
+import type { Target } from '../live.ts';
 import { dueOffsetMs } from '../replay/pacing.ts';
 import type { ReplayFlags } from './replay-flags.ts';
 import { type CommandFailure, invalidInput } from '../core/command-failure.ts';

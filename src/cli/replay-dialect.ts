@@ -11,13 +11,18 @@
  */
 import type { RecordFields } from './json-output.ts';
 import { Deadline, MAX_SECONDS_LIMIT } from '../live/deadline.ts';
-import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
-import { FindingsCollector, type Finding } from '../live/finding.ts';
-import { LiveSession } from '../live/live-session.ts';
-import { curlOf } from '../live/report/curl.ts';
+import {
+  deviationFinding,
+  gatewayFinding,
+  FindingsCollector,
+  type Finding,
+  LiveSession,
+  curlOf,
+  writeFindingsReports,
+  type ReportCheck,
+  type Target,
+} from '../live.ts';
 import { findingsEnding, type FailOn } from '../live/report/fail-on.ts';
-import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
-import type { Target } from '../live/target.ts';
 import { OperationReplay, type OperationReplayTotals } from '../replay/operation-replay.ts';
 import { secretFreeCurl } from '../replay/replay-exchange-parts.ts';
 import { recordedDepositsOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';

@@ -9,7 +9,7 @@ import { againTo, hostTurn, onFirstInterrupt, type InterruptSignal } from './pro
 import type { LoadedScenario } from './scenario-file.ts';
 import { basename, dirname, resolve } from 'node:path';
 import { reproduceCommand } from '../sweep/reproduce-command.ts';
-import { runSimulationWith, type SimulationResult } from '../sim/runner.ts';
+import { runSimulationWith, type SimulationResult } from '../sim.ts';
 import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { REPORT_FILES, SUMMARY_FILE, writeReports } from '../report/write-reports.ts';

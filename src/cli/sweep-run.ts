@@ -12,9 +12,8 @@ import { assert } from '../core/assert.ts';
 import { SystemClock } from '../core/clock.ts';
 import { shardArrivals, shardLabel, type Shard } from '../load/shard.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { isLivenessLimit } from '../sim/liveness.ts';
+import { isLivenessLimit, swarmScenario, PROBES } from '../sim.ts';
 import { type Scenario } from '../scenario/scenario.ts';
-import { swarmScenario } from '../sim/swarm.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
 import { shrinkRun } from '../shrink/shrink-run.ts';
 import { parseSeeds } from '../sweep/seeds.ts';
@@ -22,7 +21,6 @@ import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers } from '../sweep/sweep-pool.ts';
 import type { SeedResult } from '../sweep/seed-run.ts';
 import { againTo, onFirstInterrupt, type InterruptSignal } from './process-interrupt.ts';
-import { PROBES } from '../sim/probes.ts';
 import {
   distributions,
   failures,

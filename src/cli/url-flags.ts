@@ -26,7 +26,7 @@
  */
 import { readBoundedFile } from '../core/text-file.ts';
 import type { LoadSection } from '../scenario/load-schema.ts';
-import type { UrlRequest } from '../load/url-source.ts';
+import type { UrlRequest } from '../load.ts';
 import { urlEndpointName, urlMethodOf } from '../load/url-method.ts';
 import { checksOfFlags } from '../load/url-check-spec.ts';
 import { UNIT_MS } from '../scenario/duration-text.ts';

@@ -19,10 +19,9 @@
  */
 import { parse } from 'yaml';
 import { readTextFile } from '../core/text-file.ts';
-import { MAX_CHECKS } from '../load/load-recorder.ts';
+import { MAX_CHECKS, type UrlRequest } from '../load.ts';
 import { checksOfMap } from '../load/url-check-spec.ts';
 import { URL_METHODS } from '../load/url-method.ts';
-import type { UrlRequest } from '../load/url-source.ts';
 import { headersOf, urlCredentials } from './url-request-parts.ts';
 
 export const REQUESTS_FILE_LIMITS = { bytes: 1_048_576, requests: 100, nameChars: 200 } as const;

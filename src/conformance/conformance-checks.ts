@@ -5,7 +5,7 @@
  * case failed or was skipped. A case's findings are named by id; the report holds the findings.
  */
 import { assert } from '../core/assert.ts';
-import type { ReportCheck } from '../live/report/findings-report.ts';
+import type { ReportCheck } from '../live.ts';
 import type { CaseResult } from './conformance-case.ts';
 import type { SuiteCase } from './target-conformance.ts';
 

@@ -14,7 +14,7 @@ import { TRADING_ENDPOINTS, type TradingEndpointId } from '../client/trading-cli
 import { ENDPOINTS, type AfpClient, type EndpointId } from '../client/client.ts';
 import { DOMAINS_ENDPOINTS, type DomainsEndpointId } from '../client/domains-client.ts';
 import type { Mount, TransportResponse } from '../client/transport.ts';
-import { runNames } from '../check/check-target.ts';
+import { runNames } from '../check.ts';
 import {
   SetupError,
   type CaseAgent,

@@ -11,7 +11,7 @@ import { AdminClient } from '../client/admin-client.ts';
 import { AfpClient } from '../client/client.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import { inProcessTransport } from '../client/in-process.ts';
-import { discoverTarget } from '../live/afp-mounts.ts';
+import { discoverTarget } from '../live.ts';
 import type { Mount, MountUrls } from '../client/transport.ts';
 import { VirtualClock } from '../core/clock.ts';
 import { Dispatcher } from '../http/dispatcher.ts';

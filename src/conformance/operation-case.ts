@@ -15,11 +15,17 @@
  * (minimum bets, escrows of 0.10), so a case costs cents on a real deployment.
  */
 import type { ServiceName } from '../platform/platform.ts';
-import type { RuleName } from '../live/documented-rules.ts';
-import type { LiveAccount } from '../live/live-account.ts';
-import type { LiveSession, SentRequest } from '../live/live-session.ts';
-import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
-import type { DialectName, Target } from '../live/target.ts';
+import type {
+  RuleName,
+  LiveAccount,
+  LiveSession,
+  SentRequest,
+  OperationInput,
+  OperationName,
+  OperationResult,
+  DialectName,
+  Target,
+} from '../live.ts';
 
 /** The target could not be asked (unreachable, or rate limited past the time budget): the case is skipped with the message. */
 export class TargetTrouble extends Error {

@@ -14,10 +14,15 @@
 import { displayRoundingMicro } from '../core/live-amount.ts';
 import { hash } from 'node:crypto';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import { FAUCET_CLAIM_LIMIT, SHOWN_ROUNDING_MICRO } from '../live/documented-rules.ts';
-import { betCredit } from '../live/bet-credit.ts';
-import type { LiveAccount } from '../live/live-account.ts';
-import { isRefusal, type BetInput, type LiveBet } from '../live/operations.ts';
+import {
+  FAUCET_CLAIM_LIMIT,
+  SHOWN_ROUNDING_MICRO,
+  betCredit,
+  type LiveAccount,
+  isRefusal,
+  type BetInput,
+  type LiveBet,
+} from '../live.ts';
 import type { OperationCase, OperationCaseContext } from './operation-case.ts';
 import { TRADING_OPERATION_CASES } from './trading-operation-cases.ts';
 import { WALLET_OPERATION_CASES } from './wallet/wallet-operation-cases.ts';

@@ -20,14 +20,22 @@ import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import { AccountPool } from '../live/account-pool.ts';
-import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
-import { judge, type RuleName } from '../live/documented-rules.ts';
-import { FindingsCollector, type FindingInput } from '../live/finding.ts';
-import type { LiveAccount } from '../live/live-account.ts';
-import { LiveSession, type CallOutcome, type SentRequest } from '../live/live-session.ts';
-import type { OperationName } from '../live/operations.ts';
-import type { DialectName, Target } from '../live/target.ts';
+import {
+  AccountPool,
+  deviationFinding,
+  gatewayFinding,
+  judge,
+  type RuleName,
+  FindingsCollector,
+  type FindingInput,
+  type LiveAccount,
+  LiveSession,
+  type CallOutcome,
+  type SentRequest,
+  type OperationName,
+  type DialectName,
+  type Target,
+} from '../live.ts';
 import { SetupError, type CaseResult, type ConformanceCase, type ConformanceTarget } from './conformance-case.ts';
 import { runCase } from './conformance-runner.ts';
 import { CONFORMANCE_TIMEOUT_MS, servedConformanceTarget } from './conformance-target.ts';

@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
 import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { MountUrls } from '../client/transport.ts';
-import type { Target } from '../live/target.ts';
+import type { Target } from '../live.ts';
 import { parseScenario } from '../scenario/scenario.ts';
 import type { LoadPlan } from './executors.ts';
 import { LoadStop, systemLoadClock } from './generator.ts';

@@ -16,7 +16,7 @@
  * (skippedDoorFindings) for a replay through a dialect.
  */
 import type { RecordedExchange } from './record-format.ts';
-import type { FindingInput } from '../live/finding.ts';
+import type { FindingInput } from '../live.ts';
 
 const DECODE_ROUNDS = 3;
 /** Request headers a record may carry that name an origin: dropped before sending. */

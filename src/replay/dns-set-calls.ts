@@ -15,8 +15,16 @@
  * Bounds: at most DNS_LIMITS.recordsPerRequest records asked (more is `unsupported`), so at most
  * that many calls per set named plus one per record the target lists there, and two reads.
  */
-import type { CallOptions, CallOutcome, LiveSession } from '../live/live-session.ts';
-import type { DnsInput, DnsView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
+import type {
+  CallOptions,
+  CallOutcome,
+  LiveSession,
+  DnsInput,
+  DnsView,
+  OperationInput,
+  OperationName,
+  OperationResult,
+} from '../live.ts';
 import { DNS_LIMITS } from '../services/domains/dns-records.ts';
 import type { RecordedExchange } from './record-format.ts';
 

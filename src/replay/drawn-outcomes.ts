@@ -10,7 +10,7 @@
  * Pure; the replay leaves the agent's balance (replay-divergence.ts) after every drawn outcome.
  */
 import { formatDecimal, type Micro } from '../core/money.ts';
-import type { AuditedBet, LiveBet, OperationName, OperationResult, Refusal } from '../live/operations.ts';
+import type { AuditedBet, LiveBet, OperationName, OperationResult, Refusal } from '../live.ts';
 import type { Bindings } from './bindings.ts';
 import type { ResultDifference } from './operation-diff.ts';
 

@@ -18,9 +18,7 @@
  */
 import type { JsonValue } from '../core/errors.ts';
 import { formatDecimal } from '../core/money.ts';
-import type { OperationName, Refusal } from '../live/operations.ts';
-import type { DialectName } from '../live/target.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import type { OperationName, Refusal, DialectName, ReadOutcome } from '../live.ts';
 import type { Bindings } from './bindings.ts';
 import { isObject } from './json-pointer.ts';
 

@@ -10,8 +10,7 @@
  * replay (operation-replay.ts) sends, compares and files.
  * Bounds: at most READS_MAX reads for one exchange (a longer list is read in part, and says so).
  */
-import type { EscrowView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import type { EscrowView, OperationInput, OperationName, OperationResult, ReadOutcome } from '../live.ts';
 
 export const READS_MAX = 25;
 

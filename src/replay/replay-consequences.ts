@@ -7,7 +7,7 @@
  * escrow or an order the target never created (operation-replay.ts's orphans). Why a file of its
  * own: the replay loop sends and files; this says why a difference is not the target's fault.
  */
-import type { OperationInput, OperationName } from '../live/operations.ts';
+import type { OperationInput, OperationName } from '../live.ts';
 import { isObject } from './json-pointer.ts';
 import type { ResultDifference } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';

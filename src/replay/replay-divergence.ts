@@ -13,7 +13,7 @@
  * Keys are the target's own (live) escrow ids and `chain|address`; the first cause is kept.
  * Limits: at most LEFT_MAX balances, escrows, addresses and expiries each (beyond, differences stand as they are).
  */
-import type { OperationName } from '../live/operations.ts';
+import type { OperationName } from '../live.ts';
 import type { ResultDifference } from './operation-diff.ts';
 import { isObject } from './json-pointer.ts';
 

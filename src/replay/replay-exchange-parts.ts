@@ -7,12 +7,17 @@
 import { formatDecimal } from '../core/money.ts';
 import type { Style } from '../http/route.ts';
 import { redactSecretsDeep } from '../http/routes/wallet/wallet-parse.ts';
-import { dialectByName } from '../live/dialects/index.ts';
-import type { Dialect } from '../live/dialects/dialect.ts';
-import type { CallOutcome, SentRequest } from '../live/live-session.ts';
-import type { OperationName } from '../live/operations.ts';
-import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
-import type { OperationInput, OperationResult } from '../live/operations.ts';
+import {
+  dialectByName,
+  type Dialect,
+  type CallOutcome,
+  type SentRequest,
+  type OperationName,
+  readAnswer,
+  type ReadOutcome,
+  type OperationInput,
+  type OperationResult,
+} from '../live.ts';
 import type { RouteOperation } from './route-operations-types.ts';
 import type { ResultDifference } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';

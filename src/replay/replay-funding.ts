@@ -9,11 +9,15 @@
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
-import type { FindingsCollector } from '../live/finding.ts';
-import { fundLiveAccount } from '../live/live-account.ts';
-import type { LiveSession } from '../live/live-session.ts';
-import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import {
+  type FindingsCollector,
+  fundLiveAccount,
+  type LiveSession,
+  type OperationInput,
+  type OperationName,
+  type OperationResult,
+  type ReadOutcome,
+} from '../live.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
 import type { ReplayDivergence } from './replay-divergence.ts';
 

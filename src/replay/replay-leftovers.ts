@@ -5,8 +5,7 @@
  * (replay-divergence.ts), so later differences in them are that cause's consequences, not findings
  * of their own. Split out of operation-replay.ts: the replay loop decides, this file remembers.
  */
-import type { OperationInput, OperationName } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import type { OperationInput, OperationName, ReadOutcome } from '../live.ts';
 import type { Bindings } from './bindings.ts';
 import type { ResultDifference } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';

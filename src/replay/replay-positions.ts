@@ -18,8 +18,7 @@
  * Limits: at most HELD_MAX (agent, market) pairs followed or left; beyond, an order is not followed.
  */
 import type { Micro } from '../core/money.ts';
-import type { OperationInput, OperationResult } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import type { OperationInput, OperationResult, ReadOutcome } from '../live.ts';
 
 const HELD_MAX = 100_000;
 

@@ -6,9 +6,7 @@
  * replay loop (operation-replay.ts) hands each exchange here and keeps no escrow state of its own.
  * Limits: at most CREATORS_MAX escrows' creators followed (beyond, a settlement's consequence is not named).
  */
-import type { EscrowView, OperationInput, OperationName } from '../live/operations.ts';
-import type { LiveSession } from '../live/live-session.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import type { EscrowView, OperationInput, OperationName, LiveSession, ReadOutcome } from '../live.ts';
 import type { RecordedExchange } from './record-format.ts';
 import type { ReplayDivergence } from './replay-divergence.ts';
 

@@ -3,12 +3,9 @@
  * (its route and operation), the recorded exchange read, the exchange sent, both answers. A step
  * that ends the exchange hands back `Finished` instead. Types only, so the loop reads as its steps.
  */
-import type { Dialect } from '../live/dialects/dialect.ts';
-import type { SentRequest } from '../live/live-session.ts';
-import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import type { Dialect, SentRequest, OperationInput, OperationName, OperationResult, ReadOutcome } from '../live.ts';
 import type { ServiceName } from '../platform/service-names.ts';
-import type { AccountService } from '../check/dialect/service-accounts.ts';
+import type { AccountService } from '../check.ts';
 import type { Bindings } from './bindings.ts';
 import type { RecordedCall, RouteOperation } from './route-operations-types.ts';
 

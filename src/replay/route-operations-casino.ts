@@ -16,7 +16,7 @@ import type { JsonObject } from '../core/errors.ts';
 import type { Micro } from '../core/money.ts';
 import { parseDecimal, parseNumber } from '../core/money.ts';
 import { GAMES } from '../services/casino/games/index.ts';
-import type { BetInput, OperationInput, OperationName } from '../live/operations.ts';
+import type { BetInput, OperationInput, OperationName } from '../live.ts';
 import { isObject } from './json-pointer.ts';
 import type { AnyRouteOperation, IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 

@@ -10,7 +10,7 @@
  * parseRecord): a missing name is `@`, a missing TTL the default, names and host values lowercased
  * (a TXT value kept as written); a body the route would refuse as malformed is bad input.
  */
-import type { DnsInput, OperationName } from '../live/operations.ts';
+import type { DnsInput, OperationName } from '../live.ts';
 import { DNS_LIMITS, DNS_TYPES } from '../services/domains/dns-records.ts';
 import { isObject } from './json-pointer.ts';
 import type { AnyRouteOperation, IdTranslation, RouteOperation } from './route-operations-types.ts';

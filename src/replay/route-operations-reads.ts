@@ -8,7 +8,7 @@
  * Also an agent's referral statistics (style B's faucet `/referrals`, style A's casino
  * `/auth/referral/stats`), which a deployment's casino shows (DEPLOYED.md §2.9).
  */
-import type { OperationName } from '../live/operations.ts';
+import type { OperationName } from '../live.ts';
 import { isObject } from './json-pointer.ts';
 import type { AnyRouteOperation, RouteOperation } from './route-operations-types.ts';
 

@@ -10,7 +10,7 @@
  */
 import type { Micro } from '../core/money.ts';
 import { parseDecimal, parseNumber } from '../core/money.ts';
-import type { OperationInput, OperationName } from '../live/operations.ts';
+import type { OperationInput, OperationName } from '../live.ts';
 import { isObject } from './json-pointer.ts';
 import type { AnyRouteOperation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 

@@ -3,7 +3,7 @@
  * recorded call a row reads, the translation of recorded identifiers to the target's, and the row.
  * A file of its own so the per-service row files and the table that joins them share it.
  */
-import type { OperationInput, OperationName } from '../live/operations.ts';
+import type { OperationInput, OperationName } from '../live.ts';
 
 /** A recorded request as a row reads it. */
 export interface RecordedCall {

@@ -26,7 +26,7 @@
  */
 import type { Micro } from '../core/money.ts';
 import { parseDecimal, parseNumber } from '../core/money.ts';
-import type { OperationInput, OperationName } from '../live/operations.ts';
+import type { OperationInput, OperationName } from '../live.ts';
 import { isObject } from './json-pointer.ts';
 import { CASINO_ROUTE_OPERATIONS } from './route-operations-casino.ts';
 import { TRADING_ROUTE_OPERATIONS } from './route-operations-trading.ts';

@@ -13,8 +13,8 @@
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
-import { openServiceAccount, sharedAccounts, type AccountService } from '../check/dialect/service-accounts.ts';
-import type { LiveSession } from '../live/live-session.ts';
+import { openServiceAccount, sharedAccounts, type AccountService } from '../check.ts';
+import type { LiveSession } from '../live.ts';
 import { Bindings } from './bindings.ts';
 
 /**

@@ -9,9 +9,7 @@
  * already left the recording's explains it: replay-consequences.ts).
  * Pure. Bounds: at most SET_MAX elements of either side are compared.
  */
-import type { DnsEntry, ListedDomain, OperationName } from '../live/operations.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
-import { dnsEntryKey } from '../live/dialects/dns-entries.ts';
+import { type DnsEntry, type ListedDomain, type OperationName, type ReadOutcome, dnsEntryKey } from '../live.ts';
 import { compareOutcomes, type CompareOptions, type ResultDifference } from './operation-diff.ts';
 
 const SET_MAX = 1_000;

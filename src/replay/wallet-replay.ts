@@ -13,10 +13,14 @@
  * (on another target it cannot be funded), with why, rather than reported as a false refusal.
  * Limits: at most FUNDED_MAX funded addresses (beyond, their sends are not replayed).
  */
-import type { LiveSession } from '../live/live-session.ts';
-import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
-import type { WalletTokenAmount } from '../live/operation-views.ts';
-import type { ReadOutcome } from '../live/read-answer.ts';
+import type {
+  LiveSession,
+  OperationInput,
+  OperationName,
+  OperationResult,
+  WalletTokenAmount,
+  ReadOutcome,
+} from '../live.ts';
 import type { Bindings } from './bindings.ts';
 import type { RecordedExchange } from './record-format.ts';
 import { ReplayKeyring } from './replay-keyring.ts';

@@ -7,7 +7,7 @@
  * Variants without a law of their own (crash rounds, video-poker draws) or with a single bet
  * have no interval: their rows carry the money figures only.
  */
-import { edgeInterval, judgeEdge, type EdgeInterval, type EdgeJudgement } from '../audit/edge/edge-statistics.ts';
+import { edgeInterval, judgeEdge, type EdgeInterval, type EdgeJudgement } from '../audit/maths.ts';
 import { ratio, ratioToNumber, sub, ONE, div } from '../core/ratio.ts';
 import { countText, percentText } from './html/report-format.ts';
 import type { CasinoEdgePoint, CasinoVariantRow } from './run-record.ts';

@@ -6,7 +6,7 @@
 import type { DomainRow } from './domains-csv.ts';
 import type { ReferralRow } from './referrals-csv.ts';
 import type { WalletChainRow } from './wallet-csv.ts';
-import type { EdgeTheory, TallyData } from '../audit/edge/edge-statistics.ts';
+import type { EdgeTheory, TallyData } from '../audit/maths.ts';
 import type { Micro } from '../core/money.ts';
 import type { Ratio } from '../core/ratio.ts';
 import type { RunEvents } from './run-events.ts';

@@ -20,7 +20,7 @@ import {
   shrinkableListArbitrary,
   type PropertyParams,
   type PropertyService,
-} from '../check/property-actions.ts';
+} from '../check.ts';
 import { Rng } from '../core/rng.ts';
 import { firstArchetypeIndexes } from '../agent/agent-numbering.ts';
 

@@ -18,7 +18,7 @@
  * (issue 19: at a million agents the reads were a quarter of the run). The final sample reads
  * every balance once, so a test-only mint (`faultMint`, no transfer) is still seen at the end.
  */
-import { edgeInterval, edgeTheory, ReturnTally } from '../audit/edge/edge-statistics.ts';
+import { edgeInterval, edgeTheory, ReturnTally } from '../audit/maths.ts';
 import { agentAccount, type AccountName, type Transfer, type TransferListener } from '../core/ledger.ts';
 import type { Micro } from '../core/money.ts';
 import type { Platform } from '../platform/platform.ts';

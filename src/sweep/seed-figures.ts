@@ -4,7 +4,7 @@
  * seed (seed-run.ts) computes them without loading the sweep's report writers.
  */
 import type { RunRecord } from '../report/run-record.ts';
-import { HOLDER_NAMES } from '../sim/money-holders.ts';
+import { HOLDER_NAMES } from '../sim.ts';
 
 /**
  * The figures a sweep's distributions are made of, by column name (FIGURES below):

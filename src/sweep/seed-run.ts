@@ -15,7 +15,7 @@ import type { ProbeHits } from '../report/run-record.ts';
 import { digestReports } from '../report/write-reports.ts';
 import { seedFigures, type SeedFigures } from './seed-figures.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { runSimulationWith } from '../sim/runner.ts';
+import { runSimulationWith } from '../sim.ts';
 import type { AnyAgentDefinition } from '../agent/agent.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { reproduceCommand } from './reproduce-command.ts';

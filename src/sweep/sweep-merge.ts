@@ -10,7 +10,7 @@
 import { readTextFile } from '../core/text-file.ts';
 import { z } from 'zod';
 import { parseDecimal } from '../core/money.ts';
-import { PROBES, type ProbeCount } from '../sim/probes.ts';
+import { PROBES, type ProbeCount } from '../sim.ts';
 import { FIGURES, type SeedFigures } from './seed-figures.ts';
 import { SWEEP_FORMAT, type SweepReport, type SweepRow } from './sweep-report.ts';
 

@@ -13,7 +13,7 @@ import { stringify } from 'csv-stringify/sync';
 import { assert } from '../core/assert.ts';
 import { renderJunit, type JunitOutcome } from '../report/kit/junit.ts';
 import { jsonDocument } from '../report/kit/summary.ts';
-import { PROBES, type ProbeCount } from '../sim/probes.ts';
+import { PROBES, type ProbeCount } from '../sim.ts';
 import { FIGURES, type SeedFigures } from './seed-figures.ts';
 import type { SeedResult } from './seed-run.ts';
 

@@ -9,7 +9,7 @@ import { ARCHETYPE_NAMES } from '../../agents/archetype-loaders.ts';
 import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { AnyAgentDefinition } from '../agent/agent.ts';
 import { parseScenario, formatScenarioErrors } from '../scenario/scenario.ts';
-import { swarmScenario } from '../sim/swarm.ts';
+import { swarmScenario } from '../sim.ts';
 import { runSeed } from './seed-run.ts';
 import type { SweepWorkerData, SweepWorkerReply } from './sweep-pool.ts';
 

@@ -5,7 +5,9 @@
 // an import up from src/audit/edge/ (a layer inside a later one's folder) to the rest of src/audit/.
 // The bans on top of the order each fail on a planted import too: the harnesses sim, load and
 // export importing each other (export -> load aside), and an archetype of agents/ importing above
-// the agent floor (the property archetype's import of check aside).
+// the agent floor (the property archetype's import of check aside). And each folder face: an import
+// from outside a faced folder into its internals fails, the same import through its face passes,
+// and a file inside the folder importing its own face fails.
 // And the config's layers are docs/layout.md's list, in the same order.
 // Why in-process: dependency-cruiser's own API (the config read as the CLI reads it, the `err`
 // reporter the CLI prints, its exit code) cruises each small tree in milliseconds, where a child
@@ -91,7 +93,8 @@ describe('the layer check', () => {
       tree({
         'src/audit/edge/sprt.ts': 'export const ALPHA = 0.01;\n',
         'src/audit/edge/bound.ts': "import { ALPHA } from './sprt.ts';\nexport const beta = ALPHA * 2;\n",
-        'src/report/edges.ts': "import { ALPHA } from '../audit/edge/sprt.ts';\nexport const shown = `${ALPHA}`;\n",
+        'src/audit/maths.ts': "export { ALPHA } from './edge/sprt.ts';\n",
+        'src/report/edges.ts': "import { ALPHA } from '../audit/maths.ts';\nexport const shown = `${ALPHA}`;\n",
         'src/audit/live/run.ts': "import { shown } from '../../report/edges.ts';\nexport const line = shown;\n",
       }),
     );
@@ -169,8 +172,9 @@ describe('the sibling harnesses and the agent floor (issue 72 part 1)', () => {
       'src/agent/agent.ts': "import { SCENARIO } from '../scenario/scenario.ts';\nexport const AGENT = SCENARIO;\n",
       'src/load/load-run.ts': "import { AGENT } from '../agent/agent.ts';\nexport const LOAD = AGENT;\n",
       'src/sim/runner.ts': "import { AGENT } from '../agent/agent.ts';\nexport const SIM = AGENT;\n",
+      'src/load.ts': "export { LOAD } from './load/load-run.ts';\n",
       'src/export/k6/k6-script.ts':
-        "import { LOAD } from '../../load/load-run.ts';\nimport { SCENARIO } from '../../scenario/scenario.ts';\nexport const K6 = LOAD + SCENARIO;\n",
+        "import { LOAD } from '../../load.ts';\nimport { SCENARIO } from '../../scenario/scenario.ts';\nexport const K6 = LOAD + SCENARIO;\n",
       'agents/casino/bettor.ts':
         "import { AGENT } from '../../src/agent/agent.ts';\nimport { SCENARIO } from '../../src/scenario/scenario.ts';\nexport const BET = AGENT + SCENARIO;\n",
     });
@@ -195,7 +199,7 @@ describe('the sibling harnesses and the agent floor (issue 72 part 1)', () => {
   );
 
   test('the property archetype may import check, and nothing else above the floor', async () => {
-    const allowed = await cruise(planted('agents/property/property-agent.ts', 'src/check/check-model.ts'));
+    const allowed = await cruise(planted('agents/property/property-agent.ts', 'src/check.ts'));
     expect(allowed.output).toContain('no dependency violations found');
     const refused = await cruise(planted('agents/property/property-agent.ts', 'src/sim/runner.ts'));
     expect(refused.output).toContain(
@@ -205,6 +209,98 @@ describe('the sibling harnesses and the agent floor (issue 72 part 1)', () => {
   });
 });
 
+describe('the folder faces (issue 72 part 3)', () => {
+  test.each([
+    ['live', 'src/cli/audit.ts', 'src/live/live-session.ts', 'src/live.ts'],
+    ['sim', 'src/cli/run.ts', 'src/sim/runner.ts', 'src/sim.ts'],
+    ['check', 'src/cli/check.ts', 'src/check/run-check.ts', 'src/check.ts'],
+    ['load', 'src/export/k6/k6-script.ts', 'src/load/executors.ts', 'src/load.ts'],
+    ['audit', 'src/cli/audit.ts', 'src/audit/live/edge-audit.ts', 'src/audit.ts'],
+    ['audit', 'src/live/afp-mounts.ts', 'src/audit/edge/edge-statistics.ts', 'src/audit/maths.ts'],
+  ])('face-%s fails on %s importing %s, and passes through %s', async (name, from, to, face) => {
+    const inside = await cruise(planted(from, to));
+    expect(inside.output).toContain(`face-${name}: ${from} → ${to}`);
+    expect(inside.status).not.toBe(0);
+    const depth = from.split('/').length - 1;
+    const through = await cruise(
+      tree({
+        [to]: 'export const ONE = 1;\n',
+        [face]: `export { ONE } from './${to.slice(face.lastIndexOf('/') + 1)}';\n`,
+        [from]: `import { ONE } from '${'../'.repeat(depth)}${face}';\nexport const two = ONE + 1;\n`,
+      }),
+    );
+    expect(through.output).toContain('no dependency violations found');
+    expect(through.status).toBe(0);
+  });
+
+  test.each([
+    ['live', 'src/live/report/findings-json.ts', 'src/live.ts'],
+    ['sim', 'src/sim/swarm.ts', 'src/sim.ts'],
+    ['check', 'src/check/run-check.ts', 'src/check.ts'],
+    ['load', 'src/load/load-run.ts', 'src/load.ts'],
+    ['audit', 'src/audit/probes/money-probes.ts', 'src/audit.ts'],
+    ['audit', 'src/audit/live/edge-audit.ts', 'src/audit/maths.ts'],
+  ])('face-%s-inside fails on %s importing its own face %s', async (name, from, face) => {
+    const run = await cruise(planted(from, face));
+    expect(run.output).toContain(`face-${name}-inside: ${from} → ${face}`);
+    expect(run.status).not.toBe(0);
+  });
+
+  test("an import() may name a folder's internal file (it loads that module alone, later)", async () => {
+    const run = await cruise(
+      tree({
+        'src/load/thresholds.ts': 'export const parseThresholds = (): number => 1;\n',
+        'src/cli/scenario-file.ts':
+          "export async function thresholds(): Promise<number> {\n  return (await import('../load/thresholds.ts')).parseThresholds();\n}\n",
+      }),
+    );
+    expect(run.output).toContain('no dependency violations found');
+    expect(run.status).toBe(0);
+  });
+
+  test('files inside a folder import each other directly, and a light door is open to all', async () => {
+    const run = await cruise(
+      tree({
+        'src/live/report/afp-version.ts': "export const AFP_VERSION = '0';\n",
+        'src/live/report/findings-json.ts':
+          "import { AFP_VERSION } from './afp-version.ts';\nexport const json = AFP_VERSION;\n",
+        'src/cli/dispatch.ts':
+          "import { AFP_VERSION } from '../live/report/afp-version.ts';\nexport const version = AFP_VERSION;\n",
+      }),
+    );
+    expect(run.output).toContain('no dependency violations found');
+    expect(run.status).toBe(0);
+  });
+
+  test("the audit wing's upper face is above live: live importing src/audit.ts fails layer-live", async () => {
+    const run = await cruise(planted('src/live/afp-mounts.ts', 'src/audit.ts'));
+    expect(run.output).toContain('layer-live: src/live/afp-mounts.ts → src/audit.ts');
+    expect(run.status).not.toBe(0);
+  });
+});
+
+/** Splits `a|(b|c)/` at its top-level bars: `a`, `(b|c)/`. */
+function splitTop(alternatives: string): string[] {
+  const parts = [''];
+  let depth = 0;
+  for (const char of alternatives) {
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (char === '|' && depth === 0) parts.push('');
+    else parts[parts.length - 1] += char;
+  }
+  return parts;
+}
+
+/** A layer's pattern as docs/layout.md writes it: `^src/live([.]ts$|/)` is `src/live.ts and src/live/`. */
+function shownPaths(pattern: string): string {
+  const plain = pattern.replace(/^\^/, '');
+  const faced = /^(.*?)\((.*)\)$/.exec(plain);
+  const paths =
+    faced === null ? [plain] : splitTop(faced[2] ?? '').map((alternative) => `${faced[1] ?? ''}${alternative}`);
+  return paths.map((path) => path.replaceAll('[.]', '.').replace(/\$$/, '')).join(' and ');
+}
+
 describe('docs/layout.md "The layers, checked"', () => {
   test("lists the config's layers, in its order", () => {
     const config = createRequire(import.meta.url)(join(root, CONFIG)) as {
@@ -213,10 +309,12 @@ describe('docs/layout.md "The layers, checked"', () => {
     const rules = config.forbidden.filter((rule) => rule.name.startsWith('layer-'));
     const outermost = rules.at(-1)?.to.path;
     const patterns = [...rules.map((rule) => rule.from.path ?? ''), ...(Array.isArray(outermost) ? outermost : [])];
-    const fromConfig = patterns.map((pattern) => pattern.replace(/^\^/, '').replace('[.]', '.').replace(/\$$/, ''));
+    const fromConfig = patterns.map(shownPaths);
     const text = readFileSync(join(root, 'docs', 'layout.md'), 'utf8');
     const section = text.slice(text.indexOf('## The layers, checked'), text.indexOf('## The documentation'));
-    const fromDocs = [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map((match) => match[1]);
+    const fromDocs = [...section.matchAll(/^\d+\. (`[^`]+`(?: and `[^`]+`)*)/gm)].map((match) =>
+      (match[1] ?? '').replaceAll('`', ''),
+    );
     expect(fromDocs.length).toBeGreaterThan(10);
     expect(fromDocs).toEqual(fromConfig);
   });

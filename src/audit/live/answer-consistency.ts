@@ -21,7 +21,7 @@
  * Limits: examples ≤ MAX_EXAMPLES per game (the count covers the rest).
  */
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
-import type { FindingSink } from '../../live/evidenced-findings.ts';
+import type { FindingSink } from '../../live.ts';
 
 /** Consistent answers of a game before its contradicting ones are taken as lies under the target's own encoding. */
 export const MIN_CONSISTENT_ANSWERS = 5;

@@ -13,7 +13,7 @@
  */
 import { displayRoundingMicro, shownPlaces, type LiveAmount } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';
-import type { BetCredit } from '../../live/bet-credit.ts';
+import type { BetCredit } from '../../live.ts';
 
 /** Places at and beyond which a balance is taken as unrounded (afp's micro). */
 const MICRO_PLACES = 6;

@@ -19,7 +19,7 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import type { FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
-import type { FindingSink } from '../../live/evidenced-findings.ts';
+import type { FindingSink } from '../../live.ts';
 
 /** Bets of a game recording the recomputed draw exactly, before another's differing draw is no rule but a replaced one. */
 export const MIN_AGREEING_DRAWS = 5;

@@ -31,7 +31,10 @@
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
 import { createHash } from 'node:crypto';
-import { statedKellyLimitMicro } from '../../live/stated-kelly-limit.ts';
+import { statedKellyLimitMicro, isRefusal, minimumBetFinding, statedCommittedMicro } from '../../live.ts';
+import { statedMinimumMicro, betCredit, endpointOf, withEvidence } from '../../live.ts';
+import type { FindingsCollector, CallOutcome, LiveSession, SentRequest, BetInput, LiveBet } from '../../live.ts';
+import type { Refusal, FindingSink, RequestEvidence } from '../../live.ts';
 import {
   formatAmount,
   fromMicro,
@@ -46,22 +49,15 @@ import { runBounded } from '../../live/deadline.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { ratio, type Ratio } from '../../core/ratio.ts';
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
-import type { FindingsCollector } from '../../live/finding.ts';
-import type { CallOutcome, LiveSession, SentRequest } from '../../live/live-session.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { optimalHolds } from '../../services/casino/games/video-poker-analysis.ts';
-import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../../live/operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
-import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../../live/stated-minimum.ts';
 import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
 import { AnswerTally } from './answer-consistency.ts';
 import { creditContradiction, payoutFieldsOf } from './edge-tier.ts';
-import { betCredit } from '../../live/bet-credit.ts';
 import { balanceReadsRoundingMicro, creditSlackMicro } from './balance-tolerance.ts';
 import { StakeBudget } from './stake-budget.ts';
 import { FirstAnswers } from './first-answers.ts';
-import { endpointOf } from '../../live/request-endpoint.ts';
-import { withEvidence, type FindingSink, type RequestEvidence } from '../../live/evidenced-findings.ts';
 import { DrawTally } from './draw-agreement.ts';
 import { VariantTrack } from './variant-track.ts';
 import { judgeOutcomes, type VariantOutcome } from './variant-outcome.ts';

@@ -8,7 +8,7 @@
  * and the phases add up. Unpaced operations count as instant: the ETA is then a lower bound the
  * target's own speed sets, and the text says so. Pure: a function of the plan and the limits.
  */
-import type { PaceLimit } from '../../live/target.ts';
+import type { PaceLimit } from '../../live.ts';
 import {
   BATCH_BETS,
   groupBets,

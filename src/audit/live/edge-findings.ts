@@ -30,17 +30,21 @@
  * endpoint and curl, and its evidence says which bet that is (evidenced-findings.ts).
  */
 import { advertisedTolerance, edgeLowBound, lawEdge, MIN_EMPIRICAL_BETS, type VariantVerdict } from './edge-verdict.ts';
-import type { Severity } from '../../live/finding.ts';
+import {
+  type Severity,
+  type FindingsCollector,
+  withEvidence,
+  type EvidenceDefaults,
+  type FindingSink,
+} from '../../live.ts';
 import type { EdgeAuditResult } from './edge-audit.ts';
 import { isDocumentsOwn, type VariantOutcome } from './variant-outcome.ts';
-import type { FindingsCollector } from '../../live/finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { documentsEdgeOf } from './edge-plan.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { ratioDecimal } from './edge-tier.ts';
 import type { ObservedTable } from './observed-table.ts';
 import { recordStatedChance } from './stated-chance.ts';
-import { withEvidence, type EvidenceDefaults, type FindingSink } from '../../live/evidenced-findings.ts';
 import { edgePercentText } from './edge-percent.ts';
 import { NO_BOUND, statedText } from './edge-cells.ts';
 

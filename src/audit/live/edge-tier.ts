@@ -18,7 +18,7 @@ import { displayRoundingMicro } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';
 import { ratio, ratioFromDecimal, ratioText, type Ratio } from '../../core/ratio.ts';
 import type { FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
-import { betCredit } from '../../live/bet-credit.ts';
+import { betCredit } from '../../live.ts';
 
 export const EDGE_SOURCES = ['published', 'observed', 'empirical'] as const;
 export type EdgeSource = (typeof EDGE_SOURCES)[number];

@@ -23,10 +23,15 @@ import { runBounded, type Deadline } from '../../live/deadline.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { findGame } from '../../services/casino/games/index.ts';
 import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
-import type { FindingsCollector } from '../../live/finding.ts';
-import type { CallOutcome, LiveSession, SentRequest } from '../../live/live-session.ts';
-import { endpointOf } from '../../live/request-endpoint.ts';
-import type { AuditedBet } from '../../live/operations.ts';
+import {
+  type FindingsCollector,
+  type CallOutcome,
+  type LiveSession,
+  type SentRequest,
+  endpointOf,
+  type AuditedBet,
+  refusalWords,
+} from '../../live.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
 import { proofHolds, recordNonceReused, recordVerification, selfContradiction } from './verification-findings.ts';
 import { AnswerTally } from './answer-consistency.ts';
@@ -34,7 +39,6 @@ import { payoutFieldsOf } from './edge-tier.ts';
 import { DrawTally } from './draw-agreement.ts';
 
 import { FAIRNESS_BETS_MAX } from './fairness-limits.ts';
-import { refusalWords } from '../../live/refusal-text.ts';
 
 export { FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX } from './fairness-limits.ts';
 /** Bets asked per history page (the dialects cap it: style B 100, the deployment 200). */

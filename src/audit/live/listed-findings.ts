@@ -16,9 +16,8 @@
  * were paid one multiplier (several: the list's single figure speaks for none of them).
  */
 import { ratioToNumber } from '../../core/ratio.ts';
-import type { FindingsCollector } from '../../live/finding.ts';
+import { type FindingsCollector, withEvidence, type FindingSink } from '../../live.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
-import { withEvidence, type FindingSink } from '../../live/evidenced-findings.ts';
 import { advertisedTolerance, ruleSeverity, type AdvertisedEdge } from './edge-verdict.ts';
 import { edgePercentText } from './edge-percent.ts';
 import { payingChance } from './stated-chance.ts';

@@ -18,9 +18,7 @@ import {
   type PayoutStatement,
   type ProseReading,
 } from '../fairness/published-prose.ts';
-import type { LiveSession, SentRequest } from '../../live/live-session.ts';
-import type { RequestEvidence } from '../../live/evidenced-findings.ts';
-import { endpointOf } from '../../live/request-endpoint.ts';
+import { type LiveSession, type SentRequest, type RequestEvidence, endpointOf } from '../../live.ts';
 import type { AdvertisedEdge } from './edge-verdict.ts';
 
 const LISTED_GAMES_MAX = 64;

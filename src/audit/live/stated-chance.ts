@@ -14,7 +14,7 @@
  */
 import { isZero, ratioToNumber } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import type { FindingSink } from '../../live/evidenced-findings.ts';
+import type { FindingSink } from '../../live.ts';
 
 const MAX_FIGURES = 16;
 

@@ -14,7 +14,7 @@ import type { AdvertisedEdge } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
 import { StatedChanceTally } from './stated-chance.ts';
 import { TierTrack } from './edge-tier.ts';
-import type { RequestEvidence } from '../../live/evidenced-findings.ts';
+import type { RequestEvidence } from '../../live.ts';
 import type { FairnessScheme, KeptBet } from '../fairness/scheme.ts';
 import type { JsonValue } from '../../core/errors.ts';
 

@@ -19,8 +19,7 @@
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/money.ts';
 import { compare } from '../../core/ratio.ts';
-import type { FindingsCollector } from '../../live/finding.ts';
-import type { FindingSink } from '../../live/evidenced-findings.ts';
+import type { FindingsCollector, FindingSink } from '../../live.ts';
 import type {
   FairnessScheme,
   FairnessSchemeName,

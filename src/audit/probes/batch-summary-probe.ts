@@ -6,12 +6,17 @@
  * more within them. Split out of money-probes.ts: sending the batch, then judging its summary.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { betCredit } from '../../live/bet-credit.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import { isRefusal, type BetInput, type LiveBet, type OperationResult } from '../../live/operations.ts';
-import type { SentRequest } from '../../live/live-session.ts';
-import { statedBatchMaximum } from '../../live/stated-batch-maximum.ts';
-import { statedMinimumMicro } from '../../live/stated-minimum.ts';
+import {
+  betCredit,
+  type FindingInput,
+  isRefusal,
+  type BetInput,
+  type LiveBet,
+  type OperationResult,
+  type SentRequest,
+  statedBatchMaximum,
+  statedMinimumMicro,
+} from '../../live.ts';
 import { abs, bet, PROBE_BETS, PROBE_MIN_BET_MICRO, type Probe } from './money-probe.ts';
 import { answerPlaces, shownRoundingMicro, type ProbeContext } from './probe-context.ts';
 

@@ -4,7 +4,7 @@
  * it around what they do, and each had written the same three lines.
  */
 import type { Micro } from '../../core/money.ts';
-import type { LiveSession } from '../../live/live-session.ts';
+import type { LiveSession } from '../../live.ts';
 
 export async function casinoBalanceMicro(session: LiveSession, apiKey: string): Promise<Micro | null> {
   const outcome = await session.call('casino.balance', {}, apiKey);

@@ -23,9 +23,7 @@
  * documents' 14.40.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { refusalText, ruleFinding } from '../../live/documented-rules.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { OperationName } from '../../live/operations.ts';
+import { refusalText, ruleFinding, type FindingInput, type OperationName } from '../../live.ts';
 import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 
 /** The documents' yearly price of .xyz (spec/NOTES.md price table). */

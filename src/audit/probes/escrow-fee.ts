@@ -11,7 +11,7 @@
  * Cost, only where no fee is stated: one more escrow's fee.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { LiveSession } from '../../live/live-session.ts';
+import type { LiveSession } from '../../live.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText } from './probe-context.ts';
 

@@ -14,12 +14,9 @@
  * long move (referral sweeps, escrow expiries) cannot pass for the liquidation's.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { PositionView } from '../../live/operations.ts';
-import { RemoteServeClock } from '../../live/remote-serve-clock.ts';
+import { type FindingInput, type PositionView, RemoteServeClock, refusalWords } from '../../live.ts';
 import { DISPLAY_ROUNDING_MICRO, type ProbeContext } from './probe-context.ts';
 import { tradingAccount, type TradingAccount } from './trading-probes.ts';
-import { refusalWords } from '../../live/refusal-text.ts';
 
 /** The two positions: opposite sides on two majors (one account nets per market). */
 const LEGS: readonly { readonly symbol: string; readonly side: 'long' | 'short' }[] = [

@@ -26,12 +26,10 @@
  * pay for.
  */
 import { formatDecimal } from '../../core/money.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { CallOutcome } from '../../live/live-session.ts';
+import { type FindingInput, type CallOutcome, refusalWords } from '../../live.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 import { escrowReleaseFee } from './escrow-fee.ts';
-import { refusalWords } from '../../live/refusal-text.ts';
 
 export const RELEASE_PROBE_MICRO = 200_000n;
 

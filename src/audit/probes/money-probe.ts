@@ -5,8 +5,7 @@
  * money-probes.ts and the probes split out beside it (batch-summary-probe.ts).
  */
 import type { Micro } from '../../core/money.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { BetInput } from '../../live/operations.ts';
+import type { FindingInput, BetInput } from '../../live.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import type { ProbeContext } from './probe-context.ts';
 

@@ -32,11 +32,15 @@ import { abs, balance, bet, PROBE_MIN_BET_MICRO as MIN_BET_MICRO, PROBE_BETS, ty
 import { batchSummaryProbe as batchSummary } from './batch-summary-probe.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { CallOutcome } from '../../live/live-session.ts';
-import type { LiveBet } from '../../live/operations.ts';
-import { betCredit } from '../../live/bet-credit.ts';
-import { documentsMinimumMicro, minimumBetFinding, statedMinimumMicro } from '../../live/stated-minimum.ts';
+import {
+  type FindingInput,
+  type CallOutcome,
+  type LiveBet,
+  betCredit,
+  documentsMinimumMicro,
+  minimumBetFinding,
+  statedMinimumMicro,
+} from '../../live.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
 import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';

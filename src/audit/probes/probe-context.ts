@@ -4,13 +4,18 @@
  * it and money-probes.ts runs them, so with the type there each probe file and the runner named
  * each other.
  */
-import { refusalWords } from '../../live/refusal-text.ts';
+import {
+  refusalWords,
+  type FindingInput,
+  type FindingsCollector,
+  type LiveOutcome,
+  type CallOutcome,
+  type LiveSession,
+  type SentRequest,
+} from '../../live.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { displayRoundingMicro, fromMicro, shownPlaces } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';
-import type { FindingInput, FindingsCollector } from '../../live/finding.ts';
-import type { LiveOutcome } from '../../live/live-account.ts';
-import type { CallOutcome, LiveSession, SentRequest } from '../../live/live-session.ts';
 
 export interface ProbeContext {
   readonly session: LiveSession;

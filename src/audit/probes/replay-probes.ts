@@ -18,14 +18,22 @@
  * Non-goals: verifying the probe bets' outcomes (the history audit does, on the next run).
  */
 import { displayRoundingMicro } from '../../core/live-amount.ts';
-import { betCredit } from '../../live/bet-credit.ts';
+import {
+  betCredit,
+  type FindingInput,
+  type FindingsCollector,
+  type CallOutcome,
+  type LiveSession,
+  type SentRequest,
+  isRefusal,
+  type BetInput,
+  type LiveBet,
+  type Refusal,
+  statedMinimumMicro,
+} from '../../live.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText, callCounts, runProbe, skipCauseOf, type ProbeResult } from './probe-context.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingInput, FindingsCollector } from '../../live/finding.ts';
-import type { CallOutcome, LiveSession, SentRequest } from '../../live/live-session.ts';
-import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../../live/operations.ts';
-import { statedMinimumMicro } from '../../live/stated-minimum.ts';
 
 const MIN_BET_MICRO = 10_000n;
 /** Balances are read as the target writes them (2 decimals on some answers): half a cent per settlement. */

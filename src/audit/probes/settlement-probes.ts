@@ -23,9 +23,7 @@
 import { answerText, callCounts, skipCauseOf } from './probe-context.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingInput, FindingsCollector } from '../../live/finding.ts';
-import type { LiveSession, SentRequest } from '../../live/live-session.ts';
-import type { EscrowView } from '../../live/operations.ts';
+import type { FindingInput, FindingsCollector, LiveSession, SentRequest, EscrowView } from '../../live.ts';
 import { escrowReleaseFee, type ReleaseFee } from './escrow-fee.ts';
 
 const ESCROW_MICRO = 100_000n;

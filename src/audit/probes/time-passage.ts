@@ -7,8 +7,7 @@
  */
 import type { WaitClock } from '../../core/clock.ts';
 import type { Deadline } from '../../live/deadline.ts';
-import type { LiveSession } from '../../live/live-session.ts';
-import { RemoteServeClock } from '../../live/remote-serve-clock.ts';
+import { type LiveSession, RemoteServeClock } from '../../live.ts';
 import type { TimePassage } from './settlement-probes.ts';
 
 /** `deadline`: once it passed (the run's time limit, or Ctrl-C), no more time is let pass. */

@@ -16,11 +16,8 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { dialectByName } from '../../live/dialects/index.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { CallOutcome, SentRequest } from '../../live/live-session.ts';
+import { dialectByName, type FindingInput, type CallOutcome, type SentRequest, refusalWords } from '../../live.ts';
 import type { ProbeContext } from './probe-context.ts';
-import { refusalWords } from '../../live/refusal-text.ts';
 
 /** The perpetual the trading probes order on (listed on every afp trading service; `BTC` on the deployment). */
 const PROBE_MARKET = 'BTC-PERP';

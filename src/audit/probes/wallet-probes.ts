@@ -17,11 +17,15 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { deriveWallet, isValidMnemonic } from '../../services/wallet/keys/wallet-keys.ts';
-import { ruleFinding, type RuleName } from '../../live/documented-rules.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { CallOutcome, SentRequest } from '../../live/live-session.ts';
+import {
+  ruleFinding,
+  type RuleName,
+  type FindingInput,
+  type CallOutcome,
+  type SentRequest,
+  refusalWords,
+} from '../../live.ts';
 import type { ProbeContext } from './probe-context.ts';
-import { refusalWords } from '../../live/refusal-text.ts';
 
 type Raise = (finding: FindingInput) => void;
 type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };

@@ -15,7 +15,7 @@
  */
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { DnsInput, DnsView } from '../../live/operations.ts';
+import type { DnsInput, DnsView } from '../../live.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
 import { throwIfOutage } from './target-outage.ts';

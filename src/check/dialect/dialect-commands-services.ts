@@ -14,7 +14,7 @@
  */
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { OperationName } from '../../live/operations.ts';
+import { type OperationName, ruleFinding, type Refusal, type SentRequest, statedDomainMaximum } from '../../live.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import {
@@ -37,10 +37,6 @@ import {
   type DialectServiceAccount,
   type DialectTradingModel,
 } from './dialect-model-services.ts';
-import { ruleFinding } from '../../live/documented-rules.ts';
-import type { Refusal } from '../../live/operations.ts';
-import type { SentRequest } from '../../live/live-session.ts';
-import { statedDomainMaximum } from '../../live/stated-domain-maximum.ts';
 
 const USDC = 1_000_000n;
 const MARKETS = ['BTC-PERP', 'ETH-PERP', 'SOL-PERP'] as const;

@@ -21,7 +21,7 @@
  */
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { LimitOrderView } from '../../live/operations.ts';
+import type { LimitOrderView } from '../../live.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectSystem } from './dialect-model.ts';

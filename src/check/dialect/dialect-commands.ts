@@ -13,24 +13,11 @@ import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { betCredit } from '../../live/bet-credit.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import { findingOf, judge, type RuleName } from '../../live/documented-rules.ts';
-import type { CallOutcome, SentRequest } from '../../live/live-session.ts';
-import {
-  isRefusal,
-  type BetInput,
-  type LiveBet,
-  type OperationInput,
-  type OperationName,
-  type OperationResult,
-  type Refusal,
-} from '../../live/operations.ts';
-import { statedBatchMaximum } from '../../live/stated-batch-maximum.ts';
-import { kellyNamed, statedKellyLimitMicro } from '../../live/stated-kelly-limit.ts';
-import { documentsMinimumMicro, minimumBetFinding, minimumRefusal } from '../../live/stated-minimum.ts';
+import { betCredit, findingOf, judge, isRefusal, statedBatchMaximum, kellyNamed } from '../../live.ts';
+import { statedKellyLimitMicro, documentsMinimumMicro, minimumBetFinding, minimumRefusal } from '../../live.ts';
+import type { FindingInput, RuleName, CallOutcome, SentRequest, BetInput, LiveBet } from '../../live.ts';
+import type { OperationInput, OperationName, OperationResult, Refusal, Target } from '../../live.ts';
 import type { ServiceName } from '../../platform/platform.ts';
-import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
 import { TargetOutage, throwIfOutage } from './target-outage.ts';

@@ -19,9 +19,7 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
-import type { FindingInput } from '../../live/finding.ts';
-import type { LiveAccount } from '../../live/live-account.ts';
-import type { LiveSession, SentRequest } from '../../live/live-session.ts';
+import type { FindingInput, LiveAccount, LiveSession, SentRequest } from '../../live.ts';
 import type { DialectDomainsModel, DialectTradingModel, DialectWalletModel } from './dialect-model-services.ts';
 
 export interface DialectAccount {

@@ -21,14 +21,20 @@ import type { Deadline } from '../../live/deadline.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
 import { commandLine } from '../../core/shell-words.ts';
-import { AccountPool, ACCOUNTS_MAX } from '../../live/account-pool.ts';
-import { deviationFinding, gatewayFinding } from '../../live/deviation-findings.ts';
-import { SHOWN_ROUNDING_MICRO } from '../../live/documented-rules.ts';
-import { FindingsCollector } from '../../live/finding.ts';
+import {
+  AccountPool,
+  ACCOUNTS_MAX,
+  deviationFinding,
+  gatewayFinding,
+  SHOWN_ROUNDING_MICRO,
+  FindingsCollector,
+  type LiveAccount,
+  LiveSession,
+  type CallOutcome,
+  type SentRequest,
+  type Target,
+} from '../../live.ts';
 import { DEFAULT_FAIL_ON, type FailOn } from '../../live/report/fail-on.ts';
-import type { LiveAccount } from '../../live/live-account.ts';
-import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live-session.ts';
-import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable, unrepeatedFailureText } from '../check-unavailable.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';

@@ -11,8 +11,7 @@
 import type { Deadline } from '../../live/deadline.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { fundLiveAccount } from '../../live/live-account.ts';
-import type { LiveSession } from '../../live/live-session.ts';
+import { fundLiveAccount, type LiveSession } from '../../live.ts';
 
 /** A trading account's funds: positions of 2 to 5 USDC at leverage 1 to 5, a few at a time. */
 export const TRADING_FUND_MICRO: Micro = 20_000_000n;

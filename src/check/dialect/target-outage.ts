@@ -7,8 +7,7 @@
  * mid-way, and fast-check's command runner carries no returned outcome (as CheckMismatch).
  * Only where the target announces its windows; elsewhere a 5xx stays an answer like any other.
  */
-import type { CallOutcome } from '../../live/live-session.ts';
-import type { OperationName } from '../../live/operations.ts';
+import type { CallOutcome, OperationName } from '../../live.ts';
 import type { DialectSystem } from './dialect-model.ts';
 
 export class TargetOutage extends Error {

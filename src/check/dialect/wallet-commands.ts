@@ -24,8 +24,7 @@ import { deriveWallet, isValidMnemonic } from '../../services/wallet/keys/wallet
 import { parseAmount } from '../../services/wallet/wallet-assets.ts';
 import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
 import type { AdminClient } from '../../client/admin-client.ts';
-import type { LiveSession } from '../../live/live-session.ts';
-import type { Target } from '../../live/target.ts';
+import type { LiveSession, Target } from '../../live.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
 import { accepted, Command, refused, type DialectCommandRow } from './dialect-commands.ts';

@@ -14,7 +14,7 @@
 import type { AnyAgentDefinition } from '../../agent/agent.ts';
 import type { Population } from '../../scenario/scenario.ts';
 import type { ServiceName } from '../../platform/platform.ts';
-import { ANNOUNCED } from '../../live/afp-mounts.ts';
+import { ANNOUNCED } from '../../live.ts';
 
 /** The env variable that gives a k6 run a style-A mount's URL: AFP_TARGET_FAUCET… */
 export function mountEnvName(mount: string): string {

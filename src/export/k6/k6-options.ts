@@ -33,7 +33,7 @@
  */
 import type { LoadSection, ExecutorName } from '../../scenario/load-schema.ts';
 import { LOAD_LIMITS } from '../../scenario/load-schema.ts';
-import { LOAD_DEFAULTS } from '../../load/executors.ts';
+import { LOAD_DEFAULTS } from '../../load.ts';
 
 /** k6's shortest constant-arrival-rate duration (1.3.0 refuses less). */
 const K6_CONSTANT_DURATION_MS_MIN = 1_000;

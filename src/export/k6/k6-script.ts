@@ -25,8 +25,7 @@ import { bundleK6Script, rootModule } from './k6-bundle.ts';
 import { GUARDED_METRICS, k6Duration, k6Options, type K6Options } from './k6-options.ts';
 import { mountsNeeded } from './k6-mounts.ts';
 import type { ServiceName } from '../../platform/platform.ts';
-import { resolveLoadPlan, LOAD_DEFAULTS } from '../../load/executors.ts';
-import { arrivalSchedule } from '../../load/executors-arrival.ts';
+import { resolveLoadPlan, LOAD_DEFAULTS, arrivalSchedule } from '../../load.ts';
 import { LOAD_LIMITS } from '../../scenario/load-schema.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;

@@ -7,8 +7,7 @@
  * fails are afp load's, name for name. An answer that never came (k6's status 0) fails every
  * check, as in afp. Pure.
  */
-import type { UrlRequest } from '../../load/url-source.ts';
-import { checkName, type UrlCheck } from '../../load/url-checks.ts';
+import { type UrlRequest, checkName, type UrlCheck } from '../../load.ts';
 import { jsLiteral, jsString, type JsValue } from './js-literal.ts';
 import { k6Duration } from './k6-options.ts';
 

@@ -21,10 +21,8 @@
  * Pure and byte-stable: the same flags and version give the same bytes.
  */
 import type { LoadSection } from '../../scenario/load-schema.ts';
-import type { UrlRequest } from '../../load/url-source.ts';
+import { type UrlRequest, resolveLoadPlan, arrivalSchedule } from '../../load.ts';
 import { jsComment, jsLiteral, jsString, type JsValue } from './js-literal.ts';
-import { resolveLoadPlan } from '../../load/executors.ts';
-import { arrivalSchedule } from '../../load/executors-arrival.ts';
 import { k6Options, type K6Options } from './k6-options.ts';
 import { anyBinaryBody, anyJsonCheck, JSON_AT_FUNCTION, requestCalls, requestsDeclaration } from './k6-url-requests.ts';
 

@@ -13,7 +13,7 @@
  * report says how many were left out. Worst case ≈ 860 kB with the inlined library (≈ 210 kB);
  * a typical report (3 games, 3 archetypes) ≈ 240 kB.
  */
-import type { EdgePoint } from '../../audit/edge/edge-simulation.ts';
+import type { EdgePoint } from '../../audit/maths.ts';
 
 export interface GameEdgeSeries {
   readonly game: string;

@@ -16,7 +16,7 @@ import type {
 import { CASINO_REPORT_LIMITS as LIMITS } from './casino-report-data.ts';
 import { downsample } from './downsample.ts';
 import { boundedText } from './html-text.ts';
-import type { EdgePoint } from '../../audit/edge/edge-simulation.ts';
+import type { EdgePoint } from '../../audit/maths.ts';
 
 export interface PreparedGame {
   readonly name: string;

@@ -1,0 +1,48 @@
+// The face of the audit wing (src/audit/): the live house-edge and fairness audits, the money and
+// replay probes, and the audit's pages. Why a face: the wing's other files are its internals, which
+// no file outside src/audit/ imports (.dependency-cruiser.cjs FACES, rule face-audit). The wing's
+// pure maths (edge statistics and simulation, fairness schemes) sit on a lower floor, below report,
+// sim and live, so they have their own door at that floor: src/audit/maths.ts. One door per name:
+// this face does not repeat the maths. Light doors (LIGHT_DOORS): live/fairness-limits.ts.
+
+// The live house-edge audit: plan, run, findings, tables
+export {
+  auditEdgeLive,
+  type EdgeAuditOptions,
+  type EdgeAuditResult,
+  LIVE_BETS_MAX,
+  singleBetShare,
+} from './audit/live/edge-audit.ts';
+export { type PlannedVariant, planVariants } from './audit/live/edge-plan.ts';
+export { auditEta } from './audit/live/edge-eta.ts';
+export { recordEdgeFindings } from './audit/live/edge-findings.ts';
+export { liveVerdictText, statedText } from './audit/live/edge-cells.ts';
+export {
+  edgeReportTable,
+  renderEdgeAuditCsv,
+  renderEdgeAuditJson,
+  renderEdgeAuditTable,
+} from './audit/live/edge-table.ts';
+
+// The live fairness audit
+export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './audit/live/fairness-audit.ts';
+export { renderFairnessJson, renderFairnessTable } from './audit/live/fairness-table.ts';
+
+// What the documents list and restate
+export { type ListedWords, readListedWords } from './audit/live/listed-words.ts';
+export { recordListedFindings } from './audit/live/listed-findings.ts';
+export { recordRestatedRules } from './audit/live/restated-findings.ts';
+
+// The money, pot, settlement and replay probes
+export { type ProbeResult, unansweredLine } from './audit/probes/probe-context.ts';
+export { runMoneyProbes } from './audit/probes/money-probes.ts';
+export { POT_PROBES, runPotProbes } from './audit/probes/pot-probes.ts';
+export { runSettlementProbes, type SettlementResult } from './audit/probes/settlement-probes.ts';
+export { leaveSettlementProbes, resumeSettlement } from './audit/probes/settlement-resume.ts';
+export { readResumeFile } from './audit/probes/resume-file.ts';
+export { type ReplayProbeResult, runReplayProbes } from './audit/probes/replay-probes.ts';
+export { timePassageOf } from './audit/probes/time-passage.ts';
+
+// The house-edge pages (afp audit house-edge's files)
+export { renderEdgeReportHtml, writeEdgeAuditFiles } from './audit/report/edge-audit-files.ts';
+export { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from './audit/report/edge-table.ts';

@@ -1,0 +1,51 @@
+// The face of src/load/: `afp load`'s generator, metrics and thresholds as the CLI, the k6 export
+// and sweep use them. Why a face: the folder's other files are its internals, which no file outside
+// src/load/ imports (.dependency-cruiser.cjs FACES, rule face-load). Light doors (LIGHT_DOORS),
+// read while a command checks its flags: metrics/out-flags.ts, scenario-profile.ts, shard.ts,
+// system-load-clock.ts, url-check-spec.ts, url-method.ts, workers-max.ts. A command's import()
+// names the module it loads (url-load.ts, thresholds.ts); k6-agent-run.ts, bundled for k6, imports
+// live-turn.ts and load-run-pool.ts directly (K6_BUNDLED).
+
+// Planning a run: executors and arrivals
+export { describePlan, LOAD_DEFAULTS, type LoadPlan, resolveLoadPlan, shardPlan } from './load/executors.ts';
+export { arrivalSchedule } from './load/executors-arrival.ts';
+
+// A scenario run, in this thread or in workers
+export { checkAgentCount, loadMounts, type LoadRunResult, runLoad } from './load/load-run.ts';
+export { runLoadInWorkers, workerShard } from './load/load-workers.ts';
+export { type LiveView, LiveWindow } from './load/load-run-view.ts';
+export { LoadStop } from './load/generator.ts';
+export { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from './load/load-run-file.ts';
+export { mergeLoadFiles } from './load/merge-files.ts';
+
+// A URL run, and autocannon
+export { reachable } from './load/url-reach.ts';
+export { type UrlRequest } from './load/url-source.ts';
+export { checkName, type UrlCheck } from './load/url-checks.ts';
+export {
+  AUTOCANNON_LIMITS,
+  AUTOCANNON_METHODS,
+  type EngineCounts,
+  HIGH_RESOLUTION_CLOCK,
+  runAutocannonCounted,
+} from './load/autocannon-engine.ts';
+
+// Metrics, thresholds and the verdict
+export {
+  decodeHistogram,
+  type LoadRecorder,
+  type LoadSample,
+  type LoadSnapshot,
+  MAX_CHECKS,
+  overallHistogram,
+  percentilesOf,
+} from './load/load-recorder.ts';
+export { type MetricsOutputs, runMetricsOutputs } from './load/metrics/metrics-outputs.ts';
+export { parseThresholds, type Threshold } from './load/threshold-parser.ts';
+export { abortNow, evaluateThresholds, failedThresholds, type ThresholdResult } from './load/thresholds.ts';
+export { type Concurrency, littleCheck, littleLine } from './load/littles-law.ts';
+export { mostlyRefused, refusedAnswers, refusedFailure, refusedLine } from './load/refused-answers.ts';
+
+// Reports
+export { type LoadReport } from './load/report/load-report.ts';
+export { writeLoadReports } from './load/report/write-load-reports.ts';
