@@ -8,9 +8,10 @@
 // arrival or a late step counted (15 of 23 B registrations in 2 of 4 full runs; 17 of 23 at load
 // 15 on this branch), a VU given no turn in the window's last arrivals leaving its agents unstepped
 // (src/export/k6/k6-agent-run.ts "Not covered"); alone it passed every time. The other 11 scenarios
-// kept the schedule beside them and run there. The engines run one after the other: afp load
-// builds the 1,000,000 agents in the worker that would also answer k6, and that build (seconds of
-// one core) would stall k6's answers. About 35 s of wall on an idle machine.
+// kept the schedule beside them and run there. Why the engines run one after the other here: k6's
+// 20 VUs spend about 8 CPU s on their first iterations in the 4 s window (measured: iterations of
+// 1-3 s at load 12, 5 arrivals dropped with k6 alone), so the window needs both cores; afp load
+// (0.6 CPU s since it makes only the agents its arrivals reach) costs its ~2 s of wall first.
 import { describe, test } from 'vitest';
 import { compareShipped, K6_SKIP, k6Kit } from './k6-agents-kit.ts';
 
