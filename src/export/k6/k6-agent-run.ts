@@ -338,9 +338,13 @@ export class K6AgentRun {
     const { inInstance, ofInstance } = this.api.vu();
     const owned: number[] = [];
     const own = (position: number): void => void owned.push(position);
+    let ownPositions: Int32Array | null = null;
     if (segmentText === null) {
-      // The whole ring is local: VU v of V owns the positions ≡ v - 1 mod V, found without a scan.
-      for (let position = inInstance - 1; position < this.ring.size; position += ofInstance) own(position);
+      // The whole ring is local: VU v of V owns the positions ≡ v - 1 mod V, found without a scan,
+      // written straight into their typed array: in k6's goja a plain array grown to million.yaml's
+      // 50,000 positions a VU and copied took ~0.5 s a VU (20 VUs: most of the run's 8 CPU s),
+      // the typed array filled in place ~30 ms.
+      ownPositions = everyNth(inInstance - 1, ofInstance, this.ring.size);
     } else {
       const slices = this.scenario.populations.map((population) => segmentSlice(population.count, segment));
       let local = 0;
@@ -354,7 +358,7 @@ export class K6AgentRun {
     }
     const host = this.host(data);
     this.vuState = {
-      ownPositions: Int32Array.from(owned),
+      ownPositions: ownPositions ?? Int32Array.from(owned),
       looked: new Map(),
       byAgent: new Map(),
       build: (slot) => new RunAgent({ ...slot, seed: this.config.seed, startSpreadMs: 0, idSuffix: data.runTag, host }),
@@ -453,6 +457,13 @@ export function listedBy(iterationInTest: number, ringSize: number): number {
   assert(Number.isSafeInteger(iterationInTest) && iterationInTest >= 0, `an arrival count: ${iterationInTest}`);
   assert(Number.isSafeInteger(ringSize) && ringSize > 0, `a ring of agents: ${ringSize}`);
   return Math.max(0, iterationInTest - ringSize + 1);
+}
+
+/** `first`, `first + step`, … below `end`, ascending. */
+function everyNth(first: number, step: number, end: number): Int32Array {
+  const positions = new Int32Array(first < end ? Math.ceil((end - first) / step) : 0);
+  for (let index = 0; index < positions.length; index++) positions[index] = first + index * step;
+  return positions;
 }
 
 /** Whether `position` is among `positions` (ascending): a binary search. */
