@@ -74,7 +74,7 @@ const START_FIRST = [
  * Files run after every other, by themselves (a project of their own, a later group): million.yaml
  * on the real k6 compares its per-endpoint counts with afp load's, and beside the suite's CPU-bound
  * files k6's VUs fell behind on its 1,000,000-agent ring (15 or 17 registrations where afp load
- * sent 23, none dropped), while alone it passed every time. About 15 s of wall, mostly waiting.
+ * sent 23, none dropped), while alone it passed every time. About 20 s of wall, mostly waiting.
  * The other shipped scenarios (k6-shipped.test.ts) kept the schedule beside the CPU-bound files
  * and run in the integration project, started early.
  */

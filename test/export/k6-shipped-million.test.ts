@@ -4,14 +4,14 @@
 // serve`, send per-endpoint counts within ±5% (±FLOOR requests where 5% is less), with no arrival
 // dropped or step late.
 // Why a file of its own, run after every other (vitest.config.ts ALONE_FILES): beside the suite's
-// CPU-bound files k6's VUs fell behind on million.yaml's 1,000,000-agent ring without a dropped
-// arrival or a late step counted (15 of 23 B registrations in 2 of 4 full runs; 17 of 23 at load
-// 15 on this branch), a VU given no turn in the window's last arrivals leaving its agents unstepped
-// (src/export/k6/k6-agent-run.ts "Not covered"); alone it passed every time. The other 11 scenarios
-// kept the schedule beside them and run there. Why the engines run one after the other here: k6's
-// 20 VUs spend about 8 CPU s on their first iterations in the 4 s window (measured: iterations of
-// 1-3 s at load 12, 5 arrivals dropped with k6 alone), so the window needs both cores; afp load
-// (0.6 CPU s since it makes only the agents its arrivals reach) costs its ~2 s of wall first.
+// CPU-bound files k6's VUs fell behind on million.yaml's 1,000,000-agent ring (15 of 23 B
+// registrations in 2 of 4 full runs, none counted dropped; 17 of 23 at load 15 on this branch),
+// and at load 18-24 its own file dropped arrivals (2 runs of 3, k6's 20 VUs all busy), where alone
+// on a quiet machine it passed every time. The other 11 scenarios kept the schedule beside the
+// CPU-bound files and run there. The engines run one after the other: k6's 20 VUs begin in the
+// same 4 s window (their first iterations took 1-4 s each at load 17 until a VU stopped growing a
+// 50,000-position array, 0.1-0.7 s since), so the window gets the cores; afp load (0.6 CPU s,
+// since it makes only the agents its arrivals reach) costs its ~2 s of wall first.
 import { describe, test } from 'vitest';
 import { compareShipped, K6_SKIP, k6Kit } from './k6-agents-kit.ts';
 
