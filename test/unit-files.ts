@@ -114,6 +114,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/load/load-run-view.test.ts',
   'test/load/merge-files.test.ts',
   'test/load/thresholds.test.ts',
+  'test/load/turn-ring.test.ts',
   'test/load/url-checks.test.ts',
   'test/platform/graph-copy-sliced.test.ts',
   'test/platform/graph-copy.test.ts',

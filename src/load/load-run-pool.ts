@@ -1,7 +1,10 @@
 /**
  * AgentPool: the scenario's agents as the load generator's iteration source. Agents are created
  * as their populations say and queued in the ring of src/agent/agent-ring.ts (populations
- * interleaved round-robin). An iteration goes to the next agent in the ring that is free; when none is (every agent busy or done), the
+ * interleaved round-robin), each made when the ring first reaches it (TurnRing): an agent's
+ * identity, streams and name derive from the seed and its name alone, so when it is made changes
+ * nothing it does, and a window of 40 arrivals into million.yaml's 1,000,000 agents made 40 (it
+ * made all of them first: 17 CPU s before the first request). An iteration goes to the next agent in the ring that is free; when none is (every agent busy or done), the
  * generator counts a dropped iteration — the agents are the VUs.
  *
  * One iteration = the agent's setup (its first) or one step (src/agent/agent-turn.ts, as a k6 VU runs it). After it, a k6-style check
@@ -27,14 +30,31 @@ export function rulesCheckName(archetype: string): string {
   return `agent rules: ${archetype}`;
 }
 
+/** The ring's turns, each made by `make` on its first use and kept. */
+export class TurnRing {
+  readonly length: number;
+  private readonly make: (position: number) => AgentTurn;
+  private readonly made: (AgentTurn | undefined)[] = [];
+
+  constructor(length: number, make: (position: number) => AgentTurn) {
+    this.length = length;
+    this.make = make;
+  }
+
+  at(position: number): AgentTurn {
+    assert(position >= 0 && position < this.length, `ring position ${position} of ${this.length}`);
+    return (this.made[position] ??= this.make(position));
+  }
+}
+
 export class AgentPool implements IterationSource {
-  readonly turns: readonly AgentTurn[];
+  readonly turns: TurnRing;
   reportCount = 0;
   readonly kept: KeptReport[] = [];
   private cursor = 0;
   private readonly recorder: LoadRecorder;
 
-  constructor(turns: readonly AgentTurn[], recorder: LoadRecorder) {
+  constructor(turns: TurnRing, recorder: LoadRecorder) {
     assert(turns.length > 0, 'a load run has at least one agent');
     this.turns = turns;
     this.recorder = recorder;
@@ -42,7 +62,7 @@ export class AgentPool implements IterationSource {
 
   start(intendedStartMs: number, ended: (end: IterationEnd) => void): boolean {
     for (let tried = 0; tried < this.turns.length; tried++) {
-      const turn = this.turns[this.cursor] as AgentTurn;
+      const turn = this.turns.at(this.cursor);
       this.cursor = (this.cursor + 1) % this.turns.length;
       if (turn.busy || turn.done) continue;
       void this.iterate(turn, intendedStartMs, ended);

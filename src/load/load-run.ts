@@ -33,7 +33,7 @@ import type { Scenario } from '../scenario/scenario.ts';
 import { peakVus, type LoadPlan } from './executors.ts';
 import { runGenerator, type GeneratorOutcome, type LoadStop } from './generator.ts';
 import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorder.ts';
-import { AgentPool, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
+import { AgentPool, MAX_KEPT, TurnRing, type KeptReport } from './load-run-pool.ts';
 import { LiveTurn } from './live-turn.ts';
 import { shardIndexes } from './shard.ts';
 import { AdminClient, type AdminAnswer } from '../client/admin-client.ts';
@@ -170,14 +170,16 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     const groups = agentSlots(scenario.populations, table).map((group) =>
       shard === undefined ? group : shardIndexes(group.length, shard).map((index) => group[index] as AgentSlot),
     );
-    const ring = interleave(groups).map((slot) => {
+    const slots = interleave(groups);
+    const ring = new TurnRing(slots.length, (position) => {
+      const slot = slots[position] as AgentSlot;
       const agent = new RunAgent({ ...slot, seed: options.seed, startSpreadMs: 0, idSuffix: options.runTag, host });
       const turn = new LiveTurn(agent);
       turns.set(agent, turn);
       return turn;
     });
     // Before the clock starts: what the archetypes build once (the wallet key code's tables).
-    for (const definition of new Set(ring.map((turn) => turn.agent.definition))) definition.warmUp?.();
+    for (const definition of new Set(slots.map((slot) => slot.definition))) definition.warmUp?.();
     const recorder = new LoadRecorder(Math.floor(clock.nowMs()));
     const pool = new AgentPool(ring, recorder);
     sink.recorder = recorder;

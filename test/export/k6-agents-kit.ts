@@ -1,39 +1,35 @@
-// What the k6 acceptance files share (test/export/k6-agents.test.ts, k6-segments.test.ts): the
-// real k6 (test/fixtures/k6-binary.ts: K6_BIN, PATH, ../shared/tools), a fresh in-process `afp serve` per engine run (loopback,
-// closed as the run ends), the scenario with the test's short load profile, its export, a k6 run's
-// and an afp load run's per-endpoint request counts, and their comparison.
-// Why a kit: the comparisons (k6-agents.test.ts) and the segments (k6-segments.test.ts) share the
-// engines' runs and the count comparison.
-// Tolerance: ±10% of afp load's count per endpoint, or ±TOLERANCE_FLOOR requests where 10% is less
-// than that (an endpoint called a handful of times in a short window moves by one or two requests
-// with which agent an arrival happens to find free: k6 hands arrivals to any idle VU).
+// What the k6 acceptance files share (test/export/k6-shipped.test.ts, k6-segments.test.ts,
+// k6-million.test.ts): the real k6 (test/fixtures/k6-binary.ts: K6_BIN, PATH, ../shared/tools), a
+// fresh in-process `afp serve` per engine run (loopback, closed as the run ends), a scenario with a
+// test's short load profile, its export and `k6 inspect`, a k6 run's and an afp load run's
+// per-endpoint request counts, and their comparison.
+// Why a kit: the shipped scenarios' comparison (k6-shipped.test.ts) and the segments
+// (k6-segments.test.ts) share the engines' runs and the count comparison.
+// Tolerance floor: a file's tolerance (±5%) or ±TOLERANCE_FLOOR requests where that is less (an
+// endpoint called a handful of times in a short window moves by one or two requests with which
+// agent an arrival happens to find free: k6 hands arrivals to any idle VU).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { AGENTS } from '../../agents/index.ts';
 import { main as exportMain } from '../../src/cli/export.ts';
 import { main as loadMain } from '../../src/cli/load.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
-import { interleave } from '../../src/agent/agent-ring.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { k6ForTests } from '../fixtures/k6-binary.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** The real k6 (K6_BIN, PATH, ../shared/tools) and why the k6 tests are skipped here, if they are: test/fixtures/k6-binary.ts. */
 export const { path: K6, skip: K6_SKIP } = k6ForTests();
-export const TOLERANCE = 0.1;
 const TOLERANCE_FLOOR = 2;
 /**
  * 40 arrivals in 4 s: every population is reached (the ring interleaves them) and the smaller
- * scenarios' first agents step again. A rate both engines sustain on a shared 2-core machine,
- * unless the window's agents derive wallet keys (windowOf). Its max_in_flight (so k6's VU count)
- * is a window's largest: see maxInFlightOf.
+ * scenarios' first agents step again. Its max_in_flight is k6's VU count.
  */
 export const PROFILE = {
   executor: 'constant-arrival-rate',
@@ -43,56 +39,8 @@ export const PROFILE = {
   max_in_flight: 8,
   graceful_stop: '3s',
 };
-/** The in-flight bound (k6's VUs) of a window whose agents each step once and quickly (maxInFlightOf). */
-const SHORT_STEPS_IN_FLIGHT = 4;
-/** The arrivals of every compared window (PROFILE's). */
+/** The arrivals of PROFILE (and of profileOver's windows). */
 const ARRIVALS = 40;
-/** The window's seconds per arrival whose agent derives wallet keys (see windowOf). */
-const KEY_SECONDS = 0.4;
-
-/**
- * The seconds over which a scenario's ARRIVALS arrive in the first measurement: PROFILE's 4, or
- * KEY_SECONDS per arrival whose agent sets up by deriving wallet keys (an archetype with a
- * warmUp: wallet-holder, wallet-swapper), whichever is longer. Why: a k6 VU (goja) derives a
- * wallet in about 0.13 s of CPU against Node's 0.02 s, and in wallet-swaps every arrival creates
- * one (~0.16 s of k6's CPU an arrival): at 10/s k6 needed ~1.6 cores of a 2-core machine that
- * three test workers share, dropped arrivals, and the scenario was measured twice and then "not
- * compared". The same 40 arrivals over 16 s ask ~0.4 cores of it. Counts depend on the arrivals,
- * not their pace: afp load runs the same profile.
- */
-export function windowOf(name: string): number {
-  return Math.max(4, Math.ceil(derivingArrivals(name) * KEY_SECONDS));
-}
-
-/** How many of the window's ARRIVALS reach an agent whose archetype warms up (derives wallet keys). */
-function derivingArrivals(name: string): number {
-  return ringOf(name)
-    .slice(0, ARRIVALS)
-    .filter((agent) => AGENTS[agent]?.warmUp !== undefined).length;
-}
-
-/** The scenario's agents (their archetype names) in afp load's ring order. */
-function ringOf(name: string): string[] {
-  const document = parse(readFileSync(join(ROOT, 'scenarios', name), 'utf8')) as {
-    populations: { agent: string; count: number }[];
-  };
-  return interleave(document.populations.map(({ agent, count }) => Array<string>(count).fill(agent)));
-}
-
-/**
- * The window's max_in_flight, which is also k6's VU count (min(max_in_flight, agents)): PROFILE's
- * 8, or SHORT_STEPS_IN_FLIGHT where the ring holds at least ARRIVALS agents and none of the window's
- * derives wallet keys. Why: each k6 VU evaluates the ~700 KB script at init (~0.08 CPU-s), and those
- * windows use at most 2 VUs at once (iterations of ~6 ms at 10/s). Where fewer VUs would change
- * what is measured, 8 stay: a VU steps an agent only within its next V arrivals, so a VU that owns
- * more agents than it gets turns steps them late (k6-smoke's 5 agents on 4 VUs: 6 late steps in
- * every window, so never compared), as does one busy deriving keys (referral-tree: 7 late on 4
- * VUs, 0 on 8).
- */
-export function maxInFlightOf(name: string): number {
-  const short = ringOf(name).length >= ARRIVALS && derivingArrivals(name) === 0;
-  return short ? SHORT_STEPS_IN_FLIGHT : PROFILE.max_in_flight;
-}
 
 /** ARRIVALS over `seconds` (PROFILE's executor; PROFILE's VUs or `maxInFlight`). */
 export function profileOver(seconds: number, maxInFlight = PROFILE.max_in_flight): Record<string, unknown> {
@@ -103,20 +51,6 @@ export function profileOver(seconds: number, maxInFlight = PROFILE.max_in_flight
     duration: `${seconds}s`,
     max_in_flight: maxInFlight,
   };
-}
-
-/**
- * Scenarios whose k6 counts do not yet match afp load's, with what differs and why (issue 41 stays
- * open on them): their export still passes k6 inspect and runs, and the counts are printed; only
- * the comparison waits. Remove a row once the scenario matches.
- */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {};
-
-/** Every shipped scenario but million.yaml (1,000,000 agents: its set-up alone outlasts a short window). */
-export function scenarioNames(): string[] {
-  return readdirSync(join(ROOT, 'scenarios'))
-    .filter((name) => name.endsWith('.yaml') && name !== 'million.yaml')
-    .sort();
 }
 
 /** A scratch directory (removed after the calling file) and fresh serves, each closed as its work ends. */
@@ -314,92 +248,53 @@ export function table(expected: Record<string, number>, seen: Record<string, num
 export const sum = (counts: Record<string, number>): number =>
   Object.values(counts).reduce((total, count) => total + count, 0);
 
-/** The scenario file's export, once `k6 inspect` has read it without an error. */
-async function exportAndInspect(file: string): Promise<string> {
-  const script = await exportScript(file);
+/** `script`, once `k6 inspect` has read it without an error. */
+export async function inspectScript(script: string): Promise<string> {
   const inspected = await k6(['inspect', script]);
   expect(inspected.stderr).not.toMatch(/level=error/);
   expect(inspected.code, inspected.stderr).toBe(0);
   return script;
 }
 
-/**
- * Windows measured at most per scenario before a difference counts (see compareWithAfpLoad), each
- * at half the pace of the one before. Three since the comparisons share the machine with CPU-bound
- * test files: a busy machine slowed k6's VUs deriving wallet keys (referral-tree) in two windows
- * running, 4 B registrations short of 20 without a dropped or late arrival counted, in 1 of 4
- * full runs; the third window, a quarter of the pace, gives them that time.
- */
-const MEASUREMENTS = 3;
+/** The counts of one engine's run of a shipped scenario and what it dropped (or stepped late). */
+export interface ShippedRun {
+  readonly counts: Record<string, number>;
+  readonly dropped: number;
+}
 
-interface Measurement {
-  readonly afp: { counts: Record<string, number>; dropped: number };
-  readonly seen: Record<string, number>;
-  readonly k6Dropped: number;
+/** The export of `file` with `flags`, once `k6 inspect` has read it, then its k6 run on a fresh serve. */
+async function k6Shipped(
+  kit: ReturnType<typeof k6Kit>,
+  file: string,
+  flags: readonly string[],
+  base: string,
+): Promise<ShippedRun> {
+  const script = await inspectScript(await exportScript(file, flags, `${base}.k6.js`));
+  const out = `${base}.k6.json`;
+  const counts = await kit.withServe((api) => k6Run(api, script, out));
+  return { counts, dropped: k6Dropped(out) };
 }
 
 /**
- * One window of the scenario over `seconds`, on both engines (fresh serves): its scenario file and
- * export in a directory of the attempt's own. The export (esbuild) and, in the first attempt,
- * `k6 inspect` are child processes: they run beside afp load's window. A later attempt's script
- * differs from the inspected one only in its pace.
+ * A shipped scenario (scenarios/NAME, the file itself) with `flags` on both engines, each against
+ * a fresh serve: afp load, and the export, `k6 inspect` and k6's run; side by side, or afp load
+ * first. Asserts no arrival dropped or step late on either, and the per-endpoint counts within
+ * ±5% (±`floor` requests where that is less).
  */
-async function measure(
+export async function compareShipped(
   kit: ReturnType<typeof k6Kit>,
   name: string,
-  attempt: number,
-  seconds: number,
-): Promise<Measurement> {
-  const dir = join(kit.dir, `attempt-${attempt}`);
-  mkdirSync(dir, { recursive: true });
-  const file = withProfile(dir, name, profileOver(seconds, maxInFlightOf(name)));
-  const [script, afp] = await Promise.all([
-    attempt === 1 ? exportAndInspect(file) : exportScript(file),
-    kit.withServe((api) => afpLoadRun(api, file)),
-  ]);
-  const out = join(dir, `${name}.k6.json`);
-  const seen = await kit.withServe((api) => k6Run(api, script, out));
-  return { afp, seen, k6Dropped: k6Dropped(out) };
-}
-
-/**
- * The acceptance check of one scenario: its export passes `k6 inspect`, and its per-endpoint
- * counts on k6 match afp load's of the same window (each against a fresh serve) within the
- * tolerance. A busy machine makes either engine drop arrivals it cannot start on time: a window
- * that differs is measured again, the same arrivals at half the pace (fresh serves, both
- * engines), up to MEASUREMENTS windows, before it counts as a difference. Counts test the traffic model only while both
- * engines keep the schedule: when the last window still differs and an engine dropped arrivals in
- * it (k6's dropped_iterations or late agent steps, afp load's dropped iterations), the machine, not
- * the traffic, is what was measured, and the comparison is reported as not made (both engines must
- * still have sent traffic).
- */
-export async function compareWithAfpLoad(kit: ReturnType<typeof k6Kit>, name: string): Promise<void> {
-  let differences: string[] = [];
-  let saturated = '';
-  let lastSeen = 0;
-  for (let attempt = 1, seconds = windowOf(name); attempt <= MEASUREMENTS; attempt++, seconds *= 2) {
-    const { afp, seen, k6Dropped: k6DroppedCount } = await measure(kit, name, attempt, seconds);
-    process.stdout.write(
-      `${name}: ${ARRIVALS} arrivals in ${seconds} s: afp load ${sum(afp.counts)} / k6 ${sum(seen)} requests (dropped or late arrivals ${afp.dropped} / ${k6DroppedCount}); ${table(afp.counts, seen)}\n`,
-    );
-    expect(sum(afp.counts)).toBeGreaterThan(0);
-    const gap = KNOWN_GAPS[name];
-    if (gap !== undefined) {
-      process.stdout.write(`${name}: known gap, not compared: ${gap}\n`);
-      expect(sum(seen)).toBeGreaterThan(0);
-      return;
-    }
-    differences = mismatches(afp.counts, seen, TOLERANCE);
-    lastSeen = sum(seen);
-    saturated = afp.dropped + k6DroppedCount > 0 ? `afp load dropped ${afp.dropped}, k6 ${k6DroppedCount}` : '';
-    if (differences.length === 0) break;
-  }
-  if (differences.length > 0 && saturated !== '') {
-    expect(lastSeen).toBeGreaterThan(0);
-    process.stdout.write(
-      `${name}: not compared: the machine could not keep the schedule (${saturated} arrivals); differences ${differences.join(', ')}\n`,
-    );
-    return;
-  }
-  expect(differences).toStrictEqual([]);
+  flags: readonly string[],
+  options: { readonly sideBySide: boolean; readonly floor?: number },
+): Promise<void> {
+  const file = join(ROOT, 'scenarios', name);
+  const base = join(kit.dir, name.replace(/\.yaml$/, ''));
+  const afpSide = (): Promise<ShippedRun> => kit.withServe((api) => afpLoadRun(api, file, flags, `${base}-load`));
+  const [afp, k6] = options.sideBySide
+    ? await Promise.all([afpSide(), k6Shipped(kit, file, flags, base)])
+    : [await afpSide(), await k6Shipped(kit, file, flags, base)];
+  const shown = `${name} afp/k6: ${table(afp.counts, k6.counts)}; dropped or late: afp ${afp.dropped}, k6 ${k6.dropped}`;
+  expect(afp.dropped, shown).toBe(0);
+  expect(k6.dropped, shown).toBe(0);
+  expect(mismatches(afp.counts, k6.counts, 0.05, options.floor), shown).toStrictEqual([]);
 }

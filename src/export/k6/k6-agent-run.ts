@@ -336,25 +336,27 @@ export class K6AgentRun {
     const segment = segmentText === null ? WHOLE_SEGMENT : parseSegment(segmentText);
     assert(typeof segment !== 'string', `k6's execution segment reads: ${String(segment)}`);
     const { inInstance, ofInstance } = this.api.vu();
-    const owned: number[] = [];
-    const own = (position: number): void => void owned.push(position);
+    let ownPositions: Int32Array;
     if (segmentText === null) {
-      // The whole ring is local: VU v of V owns the positions ≡ v - 1 mod V, found without a scan.
-      for (let position = inInstance - 1; position < this.ring.size; position += ofInstance) own(position);
+      // The whole ring is local: VU v of V owns the positions ≡ v - 1 mod V, written without a scan
+      // straight into their typed array (goja: ~0.5 s a VU through a growing array on million.yaml).
+      ownPositions = new Int32Array(Math.max(0, Math.ceil((this.ring.size - inInstance + 1) / ofInstance)));
+      for (let own = 0; own < ownPositions.length; own++) ownPositions[own] = inInstance - 1 + own * ofInstance;
     } else {
       const slices = this.scenario.populations.map((population) => segmentSlice(population.count, segment));
+      const owned: number[] = [];
       let local = 0;
       for (let position = 0; position < this.ring.size; position++) {
         const { population, member } = this.ring.memberAt(position);
         const slice = slices[population];
         if (slice === undefined || member < slice.start || member >= slice.end) continue;
-        if (local % ofInstance === inInstance - 1) own(position);
-        local += 1;
+        if (local++ % ofInstance === inInstance - 1) owned.push(position);
       }
+      ownPositions = Int32Array.from(owned);
     }
     const host = this.host(data);
     this.vuState = {
-      ownPositions: Int32Array.from(owned),
+      ownPositions,
       looked: new Map(),
       byAgent: new Map(),
       build: (slot) => new RunAgent({ ...slot, seed: this.config.seed, startSpreadMs: 0, idSuffix: data.runTag, host }),
