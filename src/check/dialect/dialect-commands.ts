@@ -8,6 +8,8 @@
  * finding (documented-rules.ts), never a failure; every wire deviation is a finding (the session).
  * Amounts are tiny (bets of 0.01 to 0.05 while the balance covers twenty of them, escrows of 0.10
  * to 0.25), so a run costs cents on a deployment.
+ * One piece: a table, one row per command (its operations, accounts, weight, inputs and check),
+ * the list the generated sequences draw from; a command is added by adding its row.
  */
 import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { hash } from 'node:crypto';

@@ -9,6 +9,7 @@
  * balances in random runs); history (limit and order) and the lookup by hash.
  * After every wallet command (wallet-frame.ts): the model's own conservation and, in-process, each
  * chain's fee account read back against the fees the model predicted.
+ * One piece: a table, one row per wallet command, the list the generated sequences draw from.
  */
 import type { AfpClient } from '../../client/client.ts';
 import type { WalletChainName } from '../../client/wallet-client.ts';
