@@ -19,11 +19,11 @@ import {
   type Answer,
   type AuditRun,
   type BetCall,
-  type RefusedBet,
+  type EdgeRefusal,
 } from './edge-run.ts';
 
 /** A refused bet as a finding: the target's Kelly limit (info), any other refusal (minor); the refused request is its evidence. */
-export function recordRefusal(run: AuditRun, bet: BetInput, refused: RefusedBet): void {
+export function recordRefusal(run: AuditRun, bet: BetInput, refused: EdgeRefusal): void {
   const { refusal, amountMicro } = refused;
   const sent = `a ${bet.game} bet of ${formatDecimal(amountMicro)}${refused.op === 'casino.batch' ? ' in a batch' : ''}`;
   const where = requestEvidence(run, refused.op, refused.request);
@@ -91,7 +91,7 @@ async function placeOnce(run: AuditRun, bet: BetInput): Promise<Answer> {
 }
 
 /** A refused bet staked nothing: its reservation goes back (not after a server error, which may come after the bet was placed). */
-export function giveBack(run: AuditRun, refused: RefusedBet): void {
+export function giveBack(run: AuditRun, refused: EdgeRefusal): void {
   if (refused.refusal.status < 500) run.budget.release(refused.amountMicro);
 }
 
@@ -105,7 +105,7 @@ export function giveBack(run: AuditRun, refused: RefusedBet): void {
 export function learnMinimum(
   run: AuditRun,
   bet: BetInput,
-  refused: RefusedBet,
+  refused: EdgeRefusal,
   heldMicro: Micro = 0n,
 ): BetInput | null {
   const stated = statedMinimumMicro(refused.refusal, bet.amountMicro);
@@ -188,7 +188,7 @@ async function dealAndDraw(run: AuditRun, bet: BetInput): Promise<Answer> {
 }
 
 /** The amount to draw a refused hand at: the committed amount the target states, else its stated minimum (learnt); null: neither. */
-function redrawAmount(run: AuditRun, bet: BetInput, refused: RefusedBet): Micro | null {
+function redrawAmount(run: AuditRun, bet: BetInput, refused: EdgeRefusal): Micro | null {
   const committed = statedCommittedMicro(refused.refusal);
   if (committed !== null && committed !== bet.amountMicro) {
     if (!reserveExtra(run, committed - bet.amountMicro)) return null;

@@ -67,13 +67,13 @@ export type Placed = {
 };
 export type BetCall = 'casino.bet' | 'casino.batch' | 'casino.deal' | 'casino.draw';
 /** A refused bet: the call, the refusal, the request refused (its finding's curl) and the stake it asked for. */
-export type RefusedBet = {
+export type EdgeRefusal = {
   readonly op: BetCall;
   readonly refusal: Refusal;
   readonly request: SentRequest;
   readonly amountMicro: Micro;
 };
-export type Answer = Placed | RefusedBet | null;
+export type Answer = Placed | EdgeRefusal | null;
 
 export interface AuditRun {
   readonly options: EdgeAuditOptions;
