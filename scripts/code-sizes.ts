@@ -1,18 +1,19 @@
 // The sizes the house keeps (shared style: functions of at most 70 lines, as TigerBeetle keeps them;
-// at most a few files over 500 lines, each saying why it is one piece; each exported name defined
-// once), measured over src/ and agents/ with TypeScript's own parser. test/tooling/code-sizes.test.ts
-// holds the tree to them. Functions and files: scripts/code-sizes.json lists those already past a
-// limit when the check came in, each at the size it had. Nothing may join that list or grow on it,
-// and an entry that no longer applies must leave it (`node scripts/code-sizes.ts --write` rewrites
-// it from the tree, for the commit that shrank something), so the list only ever gets shorter.
-// Names: no list at all; a name exported by two files fails the test, naming both (issue 72 part 5
-// emptied the list). The only names several files define are contracts, not concepts defined twice
-// (STAND_IN_FOLDERS, ENTRY_NAMES below). A re-export (`export { x } from`) defines nothing.
+// at most ONE_PIECE_FILES_MAX files over 500 lines, each saying why it is one piece; each exported
+// name defined once), measured over src/ and agents/ with TypeScript's own parser.
+// test/tooling/code-sizes.test.ts holds the tree to them. The function and file limits are strict:
+// a named function over FUNCTION_LINES_MAX fails, named; a file over FILE_LINES_MAX passes only
+// when its opening header comment has a line starting "One piece: " (why it is not split: a table,
+// a document), and at most ONE_PIECE_FILES_MAX such files exist. Names are strict too: a name
+// exported by two files fails, naming both (issue 72 part 5 emptied the list that was kept in
+// scripts/code-sizes.json; there is no list now). The only names several files define are
+// contracts, not concepts defined twice (STAND_IN_FOLDERS, ENTRY_NAMES below). A re-export
+// (`export { x } from`) defines nothing.
 // A function is a named one: a function declaration, a method, a constructor or accessor, or a
 // function or arrow function bound to a name (a const, a property); what it contains counts as its
 // lines (an anonymous callback is part of the function around it). Lines run from the first line of
 // the declaration to its last, comments inside included, as TigerBeetle's tidy counts them.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -20,15 +21,10 @@ export const FUNCTION_LINES_MAX = 70;
 export const FILE_LINES_MAX = 500;
 const ROOT = join(import.meta.dirname, '..');
 
-/**
- * Files that are tables, exempt from the file limit (not from the function limit): each grows by a
- * row per command, flag or route, and splitting it would scatter the one place that lists them.
- */
-export const TABLE_FILES: Readonly<Record<string, string>> = {
-  'src/cli/commands.ts':
-    "the command table: one definition per command and flag, from which --help, the docs' usage blocks and the exit-code tests are rendered",
-};
-const ALLOWANCES = join(ROOT, 'scripts', 'code-sizes.json');
+/** Files over FILE_LINES_MAX allowed in the whole tree, each with a ONE_PIECE line in its header. */
+export const ONE_PIECE_FILES_MAX = 5;
+/** How a file over FILE_LINES_MAX says, in its opening header comment, why it is one piece. */
+export const ONE_PIECE = 'One piece: ';
 
 /**
  * Folders of stand-ins: the k6 bundle puts each of their modules in place of another
@@ -47,12 +43,10 @@ export const ENTRY_NAMES: Readonly<Record<string, { readonly folder: string; rea
   },
 };
 
-/** The sizes past a limit that scripts/code-sizes.json allows (names have no allowance). */
-export interface Allowances {
-  /** `file#function` → lines, for each function over FUNCTION_LINES_MAX. */
-  readonly functions: Record<string, number>;
-  /** file → lines, for each file over FILE_LINES_MAX. */
-  readonly files: Record<string, number>;
+/** A file over FILE_LINES_MAX: its lines, and why it is one piece (its header's ONE_PIECE line), or null. */
+export interface LongFile {
+  readonly lines: number;
+  readonly onePiece: string | null;
 }
 
 /** The exported names one file defines. */
@@ -61,11 +55,24 @@ export interface Definitions {
   readonly names: readonly string[];
 }
 
-export interface CodeSizes extends Allowances {
-  /** exported name → the files that define it, for each name defined in more than one. */
-  readonly names: Record<string, string[]>;
+export interface CodeSizes {
+  /** `file#function` → lines, for each function over FUNCTION_LINES_MAX. */
+  readonly functions: Record<string, number>;
+  /** file → its size, for each file over FILE_LINES_MAX. */
+  readonly files: Record<string, LongFile>;
   /** Every file's exported names, in file order (what `names` is computed from). */
   readonly definitions: readonly Definitions[];
+  /** exported name → the files that define it, for each name defined in more than one. */
+  readonly names: Record<string, string[]>;
+}
+
+/** One source file's sizes: its functions over the limit, its lines, its header's ONE_PIECE reason, its exported names. */
+export interface SourceSizes {
+  readonly file: string;
+  readonly lines: number;
+  readonly functions: Record<string, number>;
+  readonly onePiece: string | null;
+  readonly names: readonly string[];
 }
 
 function sourceFiles(directory: string): string[] {
@@ -99,10 +106,6 @@ function linesOf(source: ts.SourceFile, node: ts.Node): number {
   return last - first + 1;
 }
 
-export function parsed(file: string, text: string): ts.SourceFile {
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-}
-
 /** The exported names a file defines (declarations, not re-exports). */
 export function exportedNames(source: ts.SourceFile): string[] {
   const names: string[] = [];
@@ -124,6 +127,34 @@ export function exportedNames(source: ts.SourceFile): string[] {
       names.push(statement.name.getText(source));
   }
   return names;
+}
+
+/** The reason on the ONE_PIECE line of the file's opening header comment (the comments before its first statement), or null. */
+function onePieceOf(text: string): string | null {
+  for (const range of ts.getLeadingCommentRanges(text, 0) ?? []) {
+    for (const line of text.slice(range.pos, range.end).split('\n')) {
+      const at = line.indexOf(ONE_PIECE);
+      if (at >= 0 && /^\s*(\/\/|\/?\*+)?\s*$/.test(line.slice(0, at))) return line.slice(at + ONE_PIECE.length).trim();
+    }
+  }
+  return null;
+}
+
+/** The sizes of one source file, given its text. */
+export function measureSource(file: string, text: string): SourceSizes {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lines = source.getLineAndCharacterOfPosition(text.length).line + (text.endsWith('\n') ? 0 : 1);
+  const functions: Record<string, number> = {};
+  const visit = (node: ts.Node): void => {
+    const name = functionName(node);
+    if (name !== null) {
+      const length = linesOf(source, node);
+      if (length > FUNCTION_LINES_MAX) functions[name] = Math.max(functions[name] ?? 0, length);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { file, lines, functions, onePiece: onePieceOf(text), names: exportedNames(source) };
 }
 
 /** Whether a file is a stand-in (STAND_IN_FOLDERS): its names are another module's, not its own. */
@@ -155,37 +186,46 @@ export function duplicateNames(definitions: readonly Definitions[]): Record<stri
   return duplicates;
 }
 
+/** The sizes past a limit over many source files. */
+export function combine(sources: readonly SourceSizes[]): CodeSizes {
+  const functions: Record<string, number> = {};
+  const files: Record<string, LongFile> = {};
+  const definitions: Definitions[] = [];
+  for (const { file, lines, onePiece, names: exported, functions: long } of sources) {
+    for (const [name, length] of Object.entries(long)) functions[`${file}#${name}`] = length;
+    if (lines > FILE_LINES_MAX) files[file] = { lines, onePiece };
+    definitions.push({ file, names: exported });
+  }
+  return { functions, files, definitions, names: duplicateNames(definitions) };
+}
+
 /** Every size past its limit in the tree now. */
 export function measure(): CodeSizes {
-  const functions: Record<string, number> = {};
-  const files: Record<string, number> = {};
-  const definitions: Definitions[] = [];
-  for (const file of [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'agents'))]) {
-    const text = readFileSync(join(ROOT, file), 'utf8');
-    const source = parsed(file, text);
-    const fileLines = source.getLineAndCharacterOfPosition(text.length).line + (text.endsWith('\n') ? 0 : 1);
-    if (fileLines > FILE_LINES_MAX && TABLE_FILES[file] === undefined) files[file] = fileLines;
-    const visit = (node: ts.Node): void => {
-      const name = functionName(node);
-      if (name !== null) {
-        const lines = linesOf(source, node);
-        const key = `${file}#${name}`;
-        if (lines > FUNCTION_LINES_MAX) functions[key] = Math.max(functions[key] ?? 0, lines);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-    definitions.push({ file, names: exportedNames(source) });
-  }
-  return { functions, files, names: duplicateNames(definitions), definitions };
+  const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'agents'))];
+  return combine(files.map((file) => measureSource(file, readFileSync(join(ROOT, file), 'utf8'))));
 }
 
-export function readAllowances(): Allowances {
-  return JSON.parse(readFileSync(ALLOWANCES, 'utf8')) as Allowances;
+/** Each function over FUNCTION_LINES_MAX, in words (no allowance: any one fails). */
+export function functionsTooLong(sizes: CodeSizes): string[] {
+  return Object.entries(sizes.functions).map(
+    ([key, lines]) => `${key}: ${lines} lines (limit ${FUNCTION_LINES_MAX}): split it into named steps`,
+  );
 }
 
-if (process.argv.includes('--write')) {
-  const { functions, files } = measure();
-  writeFileSync(ALLOWANCES, `${JSON.stringify({ functions, files }, null, 2)}\n`);
-  process.stdout.write(`wrote ${relative(ROOT, ALLOWANCES)}\n`);
+/** Each file over FILE_LINES_MAX whose header does not say why it is one piece, and too many that do, in words. */
+export function filesTooLong(sizes: CodeSizes): string[] {
+  const long = Object.entries(sizes.files);
+  const unexplained = long
+    .filter(([, size]) => size.onePiece === null)
+    .map(
+      ([file, size]) =>
+        `${file}: ${size.lines} lines (limit ${FILE_LINES_MAX}): split it by concept, or say in its header "${ONE_PIECE}<why>"`,
+    );
+  const explained = long.filter(([, size]) => size.onePiece !== null).map(([file]) => file);
+  return explained.length > ONE_PIECE_FILES_MAX
+    ? [
+        ...unexplained,
+        `${explained.length} files over ${FILE_LINES_MAX} lines say they are one piece, at most ${ONE_PIECE_FILES_MAX} may: ${explained.join(', ')}`,
+      ]
+    : unexplained;
 }

@@ -11,6 +11,8 @@
  * Invariant: paths are unique, and a group (`audit`) has no row of its own unless it is a command
  * too (`load` and `load merge`). Defaults are the texts a reader sees; the values live in the
  * command modules (this file stays light: the entry imports it on every start).
+ * One piece: the command table, one definition per command and flag, from which --help, the docs'
+ * usage blocks and the exit-code tests are rendered; split, it would scatter the one list of them.
  */
 import type { CommandDefinition, FlagDefinition } from './command-definition.ts';
 import type { ExitName } from '../core/exit-codes.ts';

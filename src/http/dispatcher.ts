@@ -28,7 +28,7 @@
  */
 import { fail, failWithStatus, isFailure, type Failure, type JsonObject } from '../core/errors.ts';
 import { infoOf } from '../platform/info.ts';
-import type { Credential, Platform, ServiceName } from '../platform/platform.ts';
+import type { AuthenticatedCaller, Credential, Platform, ServiceName } from '../platform/platform.ts';
 import { limiterIdentityOfIp, type LimitDecision } from '../platform/rate-limiter.ts';
 import type { Agent } from '../services/shared/agents.ts';
 import { Router } from './router.ts';
@@ -163,19 +163,8 @@ export class Dispatcher {
         routeId,
       };
     const headers = rateLimitHeaders(decision);
-    if (service !== null) {
-      const fault = platform.activeFault(service, nowMs);
-      if (fault !== undefined) {
-        return failure(
-          headers,
-          info,
-          routeId,
-          fault.status === 503
-            ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`)
-            : fail('INTERNAL_ERROR', `${service} failed`),
-        );
-      }
-    }
+    const fault = faultOf(platform, service, nowMs);
+    if (fault !== null) return failure(headers, info, routeId, fault);
     if (match.kind === 'not-found')
       return failure(headers, info, routeId, fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
     if (match.kind === 'method-not-allowed') {
@@ -187,21 +176,9 @@ export class Dispatcher {
         failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`),
       );
     }
-    if (request.bodyFailure !== undefined) return failure(headers, info, routeId, request.bodyFailure);
     const matched = match.route;
-    if (matched.auth === 'bearer' && caller === null) {
-      return failure(
-        headers,
-        info,
-        routeId,
-        fail(
-          'UNAUTHORIZED',
-          identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
-        ),
-      );
-    }
-    if (matched.auth === 'optional' && identified === 'invalid')
-      return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
+    const refused = request.bodyFailure ?? keyRefusal(matched, identified, caller);
+    if (refused !== null) return failure(headers, info, routeId, refused);
 
     const context: RouteContext = {
       platform,
@@ -219,6 +196,31 @@ export class Dispatcher {
     this.lastValue = outcome.value;
     return respond(headers, info, routeId, matched.successStatus, matched.render(outcome.value, context));
   }
+}
+
+/** The failure a service's active fault (afp serve's admin faults) answers with, or null. */
+function faultOf(platform: Platform, service: ServiceName | null, nowMs: number): Failure | null {
+  if (service === null) return null;
+  const fault = platform.activeFault(service, nowMs);
+  if (fault === undefined) return null;
+  return fault.status === 503
+    ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`)
+    : fail('INTERNAL_ERROR', `${service} failed`);
+}
+
+/** A route's refusal of the caller's key: missing or invalid where one is needed, invalid where one is optional; or null. */
+function keyRefusal(
+  route: Route,
+  identified: AuthenticatedCaller | null | 'invalid',
+  caller: Agent | null,
+): Failure | null {
+  if (route.auth === 'bearer' && caller === null)
+    return fail(
+      'UNAUTHORIZED',
+      identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
+    );
+  if (route.auth === 'optional' && identified === 'invalid') return fail('UNAUTHORIZED', 'invalid API key');
+  return null;
 }
 
 /** The response; `body` must be fresh (it receives `_info`), headers may be added by the caller. */

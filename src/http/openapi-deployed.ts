@@ -16,6 +16,8 @@
  * Kelly simulate, bets history, fairness verify, tournaments create and play. Every deployed row
  * has its definition (test/http/openapi-contract.test.ts checks that none is missing); the domains
  * rows' are in openapi-deployed-domains.ts, the wallet's in openapi-deployed-wallet.ts.
+ * One piece: a table, one definition per deployed row of the services left here, keyed by row id
+ * beside the rows' shared shapes; a row is added by adding its entry.
  */
 import * as z from 'zod';
 import { BET_ID_PATTERN } from '../services/casino/bet-record.ts';

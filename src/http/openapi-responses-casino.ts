@@ -3,6 +3,8 @@
  * the faucet's and escrow's are in openapi-responses.ts, which joins the two tables. Same rules:
  * written once per shape, strict, `_info` added by `withInfo`. Open by design: a game's `result`
  * (its fields depend on the game) and maps keyed by game or variant.
+ * One piece: a table, one success-body definition per casino row, keyed by row id, beside the
+ * shapes the rows share.
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';

@@ -8,8 +8,8 @@
  * and the success status (`successStatus`, the same field the dispatcher answers with). What the
  * rows do not carry lives in tables beside them, keyed by row id, each held to the real rows by
  * tests: the request (body, query and path parameters: openapi-requests.ts, zod), the success
- * body (openapi-responses*.ts, zod), the domain error codes (DOMAIN_ERRORS below) and the
- * examples (openapi-examples.json, answers of a fixed-seed tour of every row written by
+ * body (openapi-responses*.ts, zod), the domain error codes (DOMAIN_ERRORS, openapi-errors.ts)
+ * and the examples (openapi-examples.json, answers of a fixed-seed tour of every row written by
  * scripts/gen-openapi-examples.ts). The zod definitions become JSON Schema 2020-12 (OpenAPI 3.1's
  * dialect) through `z.toJSONSchema`, in `components.schemas`: shared shapes under their names,
  * each operation's own as `<row id>.request` / `<row id>.response`.
@@ -33,19 +33,18 @@
  * Every deployed row has its definitions there (test/http/openapi-contract.test.ts holds it).
  * The `default` response carries real answers of the tour as examples (405, 415, 500 and 503 from
  * a fault window), keyed by `_info.service` and status.
+ * The shared components (error bodies, headers, security) are openapi-components.ts.
  * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json).
  */
 import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
 import * as z from 'zod';
-import { DOMAINS_DOMAIN_ERRORS } from './openapi-domains.ts';
-import { WALLET_DOMAIN_ERRORS } from './openapi-wallet.ts';
-import { GAME_IDS } from '../services/casino/games/game.ts';
 import EXAMPLES from './openapi-examples.json' with { type: 'json' };
-import { INFO_SCHEMA, type RequestContract } from './openapi-fields.ts';
+import type { RequestContract } from './openapi-fields.ts';
 import { SchemaSet } from './openapi-schema-set.ts';
+import { DOMAIN_ERRORS, MEANING } from './openapi-errors.ts';
+import { components } from './openapi-components.ts';
 import { REQUESTS } from './openapi-requests.ts';
-import { TRADING_DOMAIN_ERRORS } from './openapi-trading.ts';
 import { RESPONSES } from './openapi-responses.ts';
 import { DEPLOYED_ERRORS, DEPLOYED_REQUESTS, DEPLOYED_RESPONSES } from './openapi-deployed.ts';
 import { deployedInfo } from './deployed/deployed-info.ts';
@@ -59,112 +58,6 @@ export interface OpenApiOptions {
   /** The mount's base URL, when known (a listening server); omitted: no `servers`. */
   readonly serverUrl?: string;
 }
-
-const ESCROW_ACTION: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'];
-const BET: readonly ErrorCode[] = ['GAME_CLOSED', 'INSUFFICIENT_BALANCE'];
-const OWNED: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND'];
-const NONE: readonly ErrorCode[] = [];
-
-/** The casino's rows: every single-game row places a bet. */
-const CASINO_DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
-  ...Object.fromEntries(GAME_IDS.filter((id) => id !== 'video_poker').map((id) => [`casino.A.game.${id}`, BET])),
-  'casino.A.register': ['NOT_FOUND', 'CONFLICT'],
-  'casino.A.balance': NONE,
-  'casino.A.deposit-address': NONE,
-  'casino.A.withdraw': ['INSUFFICIENT_BALANCE'],
-  'casino.A.supported-chains': NONE,
-  'casino.A.deposits': NONE,
-  'casino.A.ledger': NONE,
-  'casino.A.withdrawals': NONE,
-  'casino.A.games': NONE,
-  'casino.A.batch': NONE,
-  'casino.A.video-poker.deal': BET,
-  'casino.A.video-poker.draw': ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
-  'casino.A.kelly.limits': NONE,
-  'casino.A.kelly.optimal': NONE,
-  'casino.A.kelly.config': NONE,
-  'casino.A.kelly.history': NONE,
-  'casino.A.kelly.simulate': NONE,
-  'casino.A.fairness.seed-hash': NONE,
-  'casino.A.fairness.verify': OWNED,
-  'casino.A.fairness.audit': OWNED,
-  'casino.A.fairness.rotate': NONE,
-  'casino.A.fairness.seeds': NONE,
-  'casino.A.stats.me': NONE,
-  'casino.A.stats.session': NONE,
-  'casino.A.stats.leaderboard': NONE,
-  'casino.A.tournaments.create': ['CONFLICT', 'INSUFFICIENT_BALANCE'],
-  'casino.A.tournaments.list': NONE,
-  'casino.A.tournaments.get': ['NOT_FOUND'],
-  'casino.A.tournaments.enter': ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
-  'casino.A.tournaments.play': ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'GAME_CLOSED', 'INSUFFICIENT_BALANCE'],
-  'casino.A.challenges.create': ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
-  'casino.A.challenges.list': NONE,
-  'casino.A.challenges.accept': ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
-  'casino.A.challenges.decline': ESCROW_ACTION,
-  'casino.A.gossip': NONE,
-  'casino.A.referral.code': NONE,
-  'casino.A.referral.stats': NONE,
-  'casino.short.coinflip': BET,
-  'casino.short.crash.bet': ['GAME_CLOSED', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
-  'casino.short.crash.cashout': ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'],
-  'casino.short.provably-fair': OWNED,
-  'casino.short.leaderboard': NONE,
-  'casino.B.bet': BET,
-  'casino.B.history': NONE,
-  'casino.B.verify': OWNED,
-  'casino.B.games': NONE,
-  'casino.B.stats': NONE,
-};
-const ESCROW_VIEW: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND'];
-
-/**
- * Codes a row's domain operation can return beyond the derived 400 / 401 / 429 (docs' contract
- * and the services). A row missing here gets only the derived responses; a test requires every
- * row of the table to be listed.
- */
-export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
-  'faucet.A.register': ['NOT_FOUND', 'CONFLICT'],
-  'faucet.A.claim': ['FAUCET_CLAIMED', 'INSUFFICIENT_BALANCE'],
-  'faucet.A.status': [],
-  'faucet.A.agent': ['FORBIDDEN', 'NOT_FOUND'],
-  'faucet.B.register': ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
-  'faucet.B.claim': ['FORBIDDEN', 'NOT_FOUND', 'FAUCET_CLAIMED', 'INSUFFICIENT_BALANCE'],
-  'faucet.B.status': [],
-  'faucet.B.agents': [],
-  'faucet.B.referrals': [],
-  'escrow.A.create': ['FORBIDDEN', 'NOT_FOUND', 'INSUFFICIENT_BALANCE'],
-  'escrow.A.release': ESCROW_ACTION,
-  'escrow.A.dispute': ESCROW_ACTION,
-  'escrow.A.get': ESCROW_VIEW,
-  'escrow.A.list': [],
-  'escrow.B.create': ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
-  'escrow.B.release': ESCROW_ACTION,
-  'escrow.B.refund': ESCROW_ACTION,
-  'escrow.B.dispute': ESCROW_ACTION,
-  'escrow.B.get': ESCROW_VIEW,
-  'escrow.B.list': [],
-  ...CASINO_DOMAIN_ERRORS,
-  ...DOMAINS_DOMAIN_ERRORS,
-  ...WALLET_DOMAIN_ERRORS,
-  ...TRADING_DOMAIN_ERRORS,
-};
-
-/** The meaning column of platform.md "Errors", plus the three service-specific codes. */
-const MEANING: Readonly<Record<ErrorCode, string>> = {
-  BAD_REQUEST: 'missing or invalid parameters',
-  UNAUTHORIZED: 'missing or invalid API key',
-  FORBIDDEN: 'key valid, permission lacking',
-  NOT_FOUND: 'the resource does not exist',
-  CONFLICT: "the resource's state forbids it (already registered, already released...)",
-  INSUFFICIENT_BALANCE: 'not enough USDC',
-  RATE_LIMIT: 'too many requests; retry after the reset time',
-  INTERNAL_ERROR: 'server error; retry with exponential backoff',
-  SERVICE_UNAVAILABLE: 'service temporarily offline',
-  FAUCET_CLAIMED: 'the faucet allocation was already claimed',
-  GAME_CLOSED: 'the casino variant is temporarily closed',
-  MARKET_CLOSED: 'the market is not accepting orders',
-};
 
 /** The order of operations within one path item (the OpenAPI convention). */
 const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'PUT', 'POST', 'DELETE'];
@@ -502,92 +395,4 @@ function rateLimitHeaders(retryAfter: boolean): JsonObject {
   for (const name of RATE_LIMIT_HEADERS) headers[name] = ref('headers', name);
   if (retryAfter) headers['Retry-After'] = ref('headers', 'Retry-After');
   return headers;
-}
-
-function components(set: SchemaSet): JsonObject {
-  const string: JsonObject = { type: 'string' };
-  const integer: JsonObject = { type: 'integer' };
-  set.use(INFO_SCHEMA, 'Info');
-  return {
-    schemas: {
-      ...set.components(),
-      Success: {
-        type: 'object',
-        description: "The row's success body (fields per endpoint: see the summary and the README), plus `_info`.",
-        required: ['_info'],
-        properties: { _info: ref('schemas', 'Info') },
-      },
-      Error: {
-        type: 'object',
-        description:
-          'Every error body. Some codes add fields (FAUCET_CLAIMED in style B: next_claim, retry_after_seconds).',
-        required: ['error', 'code', '_info'],
-        properties: {
-          error: string,
-          code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
-          _info: ref('schemas', 'Info'),
-        },
-      },
-      DeployedError: {
-        type: 'object',
-        description:
-          "Every error body of the deployed dialect (spec/DEPLOYED.md): a snake_case name and, except escrow's 401 (`{ error: unauthorized }` only), a message; some add fields (reset_at, retry_after, suggestion...).",
-        required: ['error', '_info'],
-        properties: { error: string, message: string, _info: ref('schemas', 'Info') },
-      },
-      RateLimitError: {
-        type: 'object',
-        description: 'The 429 body (platform.md "Errors"); the response also carries Retry-After.',
-        required: [
-          'error',
-          'code',
-          'message',
-          'limit',
-          'window',
-          'retry_after_seconds',
-          'reset_at',
-          'tier',
-          'upgrade_url',
-          '_info',
-        ],
-        properties: {
-          error: { type: 'string', const: 'rate_limit_exceeded' },
-          code: { type: 'string', const: 'RATE_LIMIT' },
-          message: string,
-          limit: integer,
-          window: { type: 'string', enum: ['1m', '1d'] },
-          retry_after_seconds: { type: 'integer', minimum: 1 },
-          reset_at: { type: 'string', format: 'date-time' },
-          tier: { type: 'string', enum: ['free', 'pro', 'enterprise'] },
-          upgrade_url: string,
-          _info: ref('schemas', 'Info'),
-        },
-      },
-    },
-    headers: {
-      'X-RateLimit-Limit': {
-        description: 'Limit of the binding bucket per window (2147483647 when nothing limits the request).',
-        schema: integer,
-      },
-      'X-RateLimit-Remaining': {
-        description: 'Whole requests left in the binding bucket.',
-        schema: { type: 'integer', minimum: 0 },
-      },
-      'X-RateLimit-Reset': {
-        description: 'Unix timestamp (seconds, UTC) when the binding bucket is full again.',
-        schema: integer,
-      },
-      'Retry-After': {
-        description: 'Seconds to wait before the next request can pass.',
-        schema: { type: 'integer', minimum: 1 },
-      },
-    },
-    securitySchemes: {
-      bearer: {
-        type: 'http',
-        scheme: 'bearer',
-        description: 'Authorization: Bearer <api_key>, the key of the registration response.',
-      },
-    },
-  };
 }

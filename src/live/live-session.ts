@@ -304,13 +304,9 @@ export class LiveSession {
         await this.options.clock.sleep(wait);
         continue;
       }
-      const shedWaitMs = answer.status === 503 ? retryAfterMs(answer) : null;
-      if (shedWaitMs !== null) {
-        this.shed.set(op, (this.shed.get(op) ?? 0) + 1);
-        if (shedWaitMs > this.deadline.remainingMs()) return this.outOfTime();
-        await this.options.clock.sleep(shedWaitMs);
-        continue;
-      }
+      const shed = await this.waitShed(op, answer);
+      if (shed === 'out of time') return this.outOfTime();
+      if (shed === 'waited') continue;
       if (isGatewayAnswer(answer.status, answer.json)) {
         const gatewayWait = gatewayWaitMs(gatewayRetries);
         const refused = this.gatewayMet(
@@ -325,6 +321,16 @@ export class LiveSession {
       return this.read(op, answer, request, wire, input);
     }
     return this.outOfTime();
+  }
+
+  /** A 503 with a Retry-After (the target shedding load): counted and waited out, unless the deadline comes first; null when it is not one. */
+  private async waitShed(op: OperationName, answer: RawAnswer): Promise<'waited' | 'out of time' | null> {
+    const shedWaitMs = answer.status === 503 ? retryAfterMs(answer) : null;
+    if (shedWaitMs === null) return null;
+    this.shed.set(op, (this.shed.get(op) ?? 0) + 1);
+    if (shedWaitMs > this.deadline.remainingMs()) return 'out of time';
+    await this.options.clock.sleep(shedWaitMs);
+    return 'waited';
   }
 
   /**

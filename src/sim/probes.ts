@@ -8,7 +8,8 @@
  * which compare a status, an error code or an event's type: a few comparisons each, no state but
  * the counters (bounded: one per probe). The table is data, in the order reports list it.
  */
-import type { DomainEvent } from '../services/shared/events.ts';
+import { isEscrowEvent, type DomainEvent, type EscrowEvent } from '../services/shared/events.ts';
+import { isDomainsEvent, type DomainsEvent } from '../services/domains/domains-events.ts';
 
 export interface ProbeDefinition {
   readonly name: string;
@@ -86,20 +87,9 @@ export class ProbeCounter {
 
   /** A domain event; `inFault` when any fault window is open at its instant. */
   onEvent(event: DomainEvent, inFault: boolean): void {
+    if (isEscrowEvent(event)) return this.onEscrowEvent(event, inFault);
+    if (isDomainsEvent(event)) return this.onDomainsEvent(event);
     switch (event.type) {
-      case 'escrow.expired':
-        this.hit('escrow-expired');
-        return;
-      case 'escrow.released':
-        this.hit('escrow-released');
-        return;
-      case 'escrow.disputed':
-        this.hit('dispute-opened');
-        if (inFault) this.hit('dispute-during-fault');
-        return;
-      case 'escrow.refunded':
-        if (event.cause === 'dispute-window') this.hit('dispute-window-closed');
-        return;
       case 'referral.paid':
         this.hit('referral-paid');
         return;
@@ -116,21 +106,6 @@ export class ProbeCounter {
       case 'casino.challenge':
         if (event.status === 'resolved') this.hit('challenge-resolved');
         if (event.status === 'expired') this.hit('challenge-expired');
-        return;
-      case 'domains.registered':
-        this.hit('domain-registered');
-        return;
-      case 'domains.renewed':
-        this.hit('domain-renewed');
-        return;
-      case 'domains.transferred':
-        if (event.priceMicro !== null) this.hit('domain-sold');
-        return;
-      case 'domains.expired':
-        this.hit('domain-expired');
-        return;
-      case 'domains.released':
-        this.hit('domain-released');
         return;
       case 'trading.filled':
         this.hit('trading-filled');
@@ -149,10 +124,8 @@ export class ProbeCounter {
       case 'trading.trigger-set': // the deployed dialect's stop-loss / take-profit: no scenario drives them yet
       case 'trading.trigger-fired':
       case 'trading.trigger-cancelled':
-      case 'domains.offered':
       case 'agent.registered':
       case 'faucet.claimed':
-      case 'escrow.created':
       case 'casino.deposit':
       case 'casino.seed-rotated':
       case 'wallet.created': // no wallet probe: a new probe row would change every run's probe table
@@ -161,6 +134,50 @@ export class ProbeCounter {
       case 'wallet.settled':
       case 'wallet.swap':
       case 'wallet.fee':
+        return;
+    }
+  }
+
+  /** The escrow events probes count. */
+  private onEscrowEvent(event: EscrowEvent, inFault: boolean): void {
+    switch (event.type) {
+      case 'escrow.expired':
+        this.hit('escrow-expired');
+        return;
+      case 'escrow.released':
+        this.hit('escrow-released');
+        return;
+      case 'escrow.disputed':
+        this.hit('dispute-opened');
+        if (inFault) this.hit('dispute-during-fault');
+        return;
+      case 'escrow.refunded':
+        if (event.cause === 'dispute-window') this.hit('dispute-window-closed');
+        return;
+      case 'escrow.created':
+        return;
+    }
+  }
+
+  /** The domains events probes count. */
+  private onDomainsEvent(event: DomainsEvent): void {
+    switch (event.type) {
+      case 'domains.registered':
+        this.hit('domain-registered');
+        return;
+      case 'domains.renewed':
+        this.hit('domain-renewed');
+        return;
+      case 'domains.transferred':
+        if (event.priceMicro !== null) this.hit('domain-sold');
+        return;
+      case 'domains.expired':
+        this.hit('domain-expired');
+        return;
+      case 'domains.released':
+        this.hit('domain-released');
+        return;
+      case 'domains.offered':
         return;
     }
   }

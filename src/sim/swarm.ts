@@ -63,6 +63,25 @@ export function swarmDraw(
   // The drawn file runs as drawn without --seed: `afp run swarm.yaml` is the run `--swarm` made.
   document.set('seed', seed);
   const lines: string[] = [];
+  const draw: SwarmDrawing = { rng, document, scenario, lines };
+  const services = drawPopulations(draw, agents);
+  drawFaults(draw, services);
+  if (services.has('casino')) drawClosures(draw);
+  const header = `# Drawn by afp --swarm from ${scenario.name} for seed ${seed}: ${lines.join('; ')}\n`;
+  return { text: header + document.toString({ lineWidth: 0 }), lines };
+}
+
+/** What the swarm's steps draw with and into: the forked rng, the scenario's YAML document, the lines that say what was drawn. */
+interface SwarmDrawing {
+  readonly rng: Rng;
+  readonly document: Document;
+  readonly scenario: Scenario;
+  readonly lines: string[];
+}
+
+/** Each population's count (a share of the scenario's) and tier; the services its agents call. */
+function drawPopulations(draw: SwarmDrawing, agents: Readonly<Record<string, AnyAgentDefinition>>): Set<string> {
+  const { rng, document, scenario, lines } = draw;
   const services = new Set<string>();
   scenario.populations.forEach((population, index) => {
     const share = SHARES[rng.int(SHARES.length)] as number;
@@ -74,7 +93,12 @@ export function swarmDraw(
     if (service !== undefined) services.add(service);
     lines.push(`${population.agent}: ${count} of ${population.count}, ${tier}`);
   });
+  return services;
+}
 
+/** Up to FAULTS_MAX fault windows on the services called, none overlapping another of its service. */
+function drawFaults(draw: SwarmDrawing, services: ReadonlySet<string>): void {
+  const { rng, document, scenario, lines } = draw;
   const taken: { service: string; window: Window }[] = scenario.faults.map((fault) => ({
     service: fault.service,
     window: { fromMs: fault.fromMs, untilMs: fault.fromMs + fault.forMs },
@@ -101,34 +125,34 @@ export function swarmDraw(
       `fault: ${service} answers ${answer} from ${formatDuration(window.fromMs)} for ${formatDuration(window.untilMs - window.fromMs)}`,
     );
   }
+}
 
-  if (services.has('casino')) {
-    const closureCount = rng.int(CLOSURES_MAX + 1);
-    const closed: { game: string; window: Window }[] = scenario.casino.closures.map((closure) => ({
-      game: closure.game,
-      window: { fromMs: closure.fromMs, untilMs: closure.fromMs + closure.forMs },
-    }));
-    for (let drawn = 0; drawn < closureCount; drawn++) {
-      const game = GAME_IDS[rng.int(GAME_IDS.length)] as string;
-      const window = drawWindow(rng, scenario.durationMs);
-      if (closed.some((other) => other.game === game && overlaps(other.window, window))) continue;
-      closed.push({ game, window });
-      const closure = document.createNode({
-        game,
-        from: formatDuration(window.fromMs),
-        for: formatDuration(window.untilMs - window.fromMs),
-      });
-      closure.flow = true;
-      if (!isMap(document.get('casino'))) document.set('casino', document.createNode({}));
-      if (isSeq(document.getIn(['casino', 'closures']))) document.addIn(['casino', 'closures'], closure);
-      else document.setIn(['casino', 'closures'], document.createNode([closure]));
-      lines.push(
-        `closure: ${game} from ${formatDuration(window.fromMs)} for ${formatDuration(window.untilMs - window.fromMs)}`,
-      );
-    }
+/** Up to CLOSURES_MAX casino game closures, none overlapping another of its game. */
+function drawClosures(draw: SwarmDrawing): void {
+  const { rng, document, scenario, lines } = draw;
+  const closureCount = rng.int(CLOSURES_MAX + 1);
+  const closed: { game: string; window: Window }[] = scenario.casino.closures.map((closure) => ({
+    game: closure.game,
+    window: { fromMs: closure.fromMs, untilMs: closure.fromMs + closure.forMs },
+  }));
+  for (let drawn = 0; drawn < closureCount; drawn++) {
+    const game = GAME_IDS[rng.int(GAME_IDS.length)] as string;
+    const window = drawWindow(rng, scenario.durationMs);
+    if (closed.some((other) => other.game === game && overlaps(other.window, window))) continue;
+    closed.push({ game, window });
+    const closure = document.createNode({
+      game,
+      from: formatDuration(window.fromMs),
+      for: formatDuration(window.untilMs - window.fromMs),
+    });
+    closure.flow = true;
+    if (!isMap(document.get('casino'))) document.set('casino', document.createNode({}));
+    if (isSeq(document.getIn(['casino', 'closures']))) document.addIn(['casino', 'closures'], closure);
+    else document.setIn(['casino', 'closures'], document.createNode([closure]));
+    lines.push(
+      `closure: ${game} from ${formatDuration(window.fromMs)} for ${formatDuration(window.untilMs - window.fromMs)}`,
+    );
   }
-  const header = `# Drawn by afp --swarm from ${scenario.name} for seed ${seed}: ${lines.join('; ')}\n`;
-  return { text: header + document.toString({ lineWidth: 0 }), lines };
 }
 
 /** The scenario `--swarm` draws for `seed` from the file's text (parsed as `scenario`), against the archetype table `agents`. */

@@ -17,7 +17,7 @@ import {
   sentAlone,
   singleBetShare,
   VIDEO_POKER,
-} from './edge-audit.ts';
+} from './edge-calls.ts';
 import type { PlannedVariant } from './edge-plan.ts';
 
 export interface AuditEta {

@@ -48,15 +48,7 @@ export async function escrowReleaseFee(
   amountMicro: Micro,
   statedMicro: Micro | null,
 ): Promise<ReleaseFee> {
-  if (statedMicro !== null)
-    return {
-      known: true,
-      feeMicro: statedMicro,
-      stated: true,
-      source: `the fee ${formatDecimal(statedMicro)} the creation answer stated`,
-      creatorDeltaMicro: 0n,
-      counterpartyDeltaMicro: 0n,
-    };
+  if (statedMicro !== null) return statedFee(statedMicro);
   const unmeasured = (why: string, creatorDeltaMicro = 0n, counterpartyDeltaMicro = 0n): ReleaseFee => ({
     known: false,
     source: `no fee stated, and none measured: ${why}`,
@@ -68,21 +60,7 @@ export async function escrowReleaseFee(
   if (creatorBefore === null || counterpartyBefore === null) return unmeasured('a balance could not be read');
   if (creatorBefore < amountMicro)
     return unmeasured(`the creator's balance ${formatDecimal(creatorBefore)} cannot fund a control escrow`);
-  const created = await session.call(
-    'escrow.create',
-    {
-      amountMicro,
-      creatorId: creator.agentId,
-      counterpartyId: counterparty.agentId,
-      description: 'afp control escrow: the fee a release takes',
-      timeoutHours: 1,
-    },
-    creator.apiKey,
-  );
-  const released =
-    created.kind === 'ok'
-      ? await session.call('escrow.release', { escrowId: created.value.escrowId }, creator.apiKey)
-      : null;
+  const { created, released } = await controlRelease(session, creator, counterparty, amountMicro);
   const creatorAfter = await casinoBalanceMicro(session, creator.apiKey);
   const counterpartyAfter = await casinoBalanceMicro(session, counterparty.apiKey);
   // Whatever the control did is handed back, so earlier reads stay usable.
@@ -113,4 +91,41 @@ export async function escrowReleaseFee(
     creatorDeltaMicro,
     counterpartyDeltaMicro,
   };
+}
+
+/** The fee the creation answer stated: nothing to measure. */
+function statedFee(statedMicro: Micro): ReleaseFee {
+  return {
+    known: true,
+    feeMicro: statedMicro,
+    stated: true,
+    source: `the fee ${formatDecimal(statedMicro)} the creation answer stated`,
+    creatorDeltaMicro: 0n,
+    counterpartyDeltaMicro: 0n,
+  };
+}
+
+/** The control escrow created and released over HTTP (the release not sent when the creation failed). */
+async function controlRelease(
+  session: LiveSession,
+  creator: EscrowParty,
+  counterparty: EscrowParty,
+  amountMicro: Micro,
+) {
+  const created = await session.call(
+    'escrow.create',
+    {
+      amountMicro,
+      creatorId: creator.agentId,
+      counterpartyId: counterparty.agentId,
+      description: 'afp control escrow: the fee a release takes',
+      timeoutHours: 1,
+    },
+    creator.apiKey,
+  );
+  const released =
+    created.kind === 'ok'
+      ? await session.call('escrow.release', { escrowId: created.value.escrowId }, creator.apiKey)
+      : null;
+  return { created, released };
 }

@@ -26,10 +26,11 @@
  * pay for.
  */
 import { formatDecimal } from '../../core/money.ts';
-import { type FindingInput, type CallOutcome, refusalWords } from '../../live.ts';
+import { type FindingInput, type CallOutcome, type OperationResult, refusalWords } from '../../live.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
-import { escrowReleaseFee } from './escrow-fee.ts';
+import { escrowReleaseFee, type ReleaseFee } from './escrow-fee.ts';
+import type { Micro } from '../../core/money.ts';
 
 export const RELEASE_PROBE_MICRO = 200_000n;
 
@@ -158,6 +159,25 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
       status: 'ran',
       note: `escrow ${escrowId} released through MCP; the counterparty's balance could not be read`,
     };
+  const release = { escrowId, amountMicro, createdStatus: created.value.status, fee, before, after, released };
+  return judgeMcpRelease(context, raise, release);
+}
+
+/** An escrow released through MCP, with the counterparty's balance read around the release. */
+interface McpRelease {
+  readonly escrowId: string;
+  readonly amountMicro: Micro;
+  /** The status the escrow was created in (a target's own word for held). */
+  readonly createdStatus: string | null;
+  readonly fee: ReleaseFee;
+  readonly before: Micro;
+  readonly after: Micro;
+  readonly released: CallOutcome<OperationResult<'escrow.mcp-release'>>;
+}
+
+/** The counterparty's credit against what the release owed it: unpaid (still held, or gone), overpaid, or right. */
+async function judgeMcpRelease(context: ProbeContext, raise: Raise, release: McpRelease): Promise<ProbeOutcome> {
+  const { escrowId, amountMicro, fee, before, after, released } = release;
   // Due: the amount less the stated or measured fee; with no fee to go by, anything the balance shows, at most the amount.
   const dueMicro = fee.known ? amountMicro - fee.feeMicro : null;
   const paidMicro = after - before;
@@ -165,26 +185,8 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
   const unpaid =
     dueMicro === null ? paidMicro <= DISPLAY_ROUNDING_MICRO : paidMicro < dueMicro - DISPLAY_ROUNDING_MICRO;
   if (unpaid) {
-    // Unpaid: held still (the door did nothing), or released to nobody (the money is gone)?
-    const read = await context.session.call('escrow.get', { escrowId }, context.apiKey);
-    const status = read.kind === 'ok' ? read.value.status : null;
-    // Held: the documents' and the deployment's words, or the status this escrow was created in (a target's own name).
-    if (status !== null && (HELD_STATES.has(status) || status === created.value.status)) {
-      await context.session.call('escrow.release', { escrowId }, context.apiKey);
-      raise({
-        id: 'money:escrow:mcp-release-ignored',
-        severity: 'major',
-        kind: 'money',
-        title: `release_escrow over MCP answered success (${answered}) and left escrow ${escrowId} ${status}: the counterparty was not paid`,
-        endpoint: 'escrow.mcp-release',
-        field: 'release_escrow',
-        expected: 'released, the counterparty paid',
-        seen: status,
-        evidence: `the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; released over HTTP afterwards`,
-        ...reproduceOf(context, released),
-      });
-      return { status: 'ran', note: `escrow ${escrowId}: release_escrow left it ${status}; released over HTTP` };
-    }
+    const held = await leftHeld(context, raise, release, answered);
+    if (held !== null) return held;
   }
   const dueText =
     dueMicro === null ? `more than nothing, at most ${formatDecimal(amountMicro)}` : formatDecimal(dueMicro);
@@ -217,4 +219,35 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
     status: 'ran',
     note: `escrow ${escrowId} released through MCP: the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)} (due ${dueText})`,
   };
+}
+
+/**
+ * Unpaid: held still (the door did nothing: a major finding, and the escrow released over HTTP),
+ * or released to nobody (the money is gone: null, judged as unpaid)?
+ */
+async function leftHeld(
+  context: ProbeContext,
+  raise: Raise,
+  release: McpRelease,
+  answered: string,
+): Promise<ProbeOutcome | null> {
+  const { escrowId, before, after, released } = release;
+  const read = await context.session.call('escrow.get', { escrowId }, context.apiKey);
+  const status = read.kind === 'ok' ? read.value.status : null;
+  // Held: the documents' and the deployment's words, or the status this escrow was created in (a target's own name).
+  if (status === null || !(HELD_STATES.has(status) || status === release.createdStatus)) return null;
+  await context.session.call('escrow.release', { escrowId }, context.apiKey);
+  raise({
+    id: 'money:escrow:mcp-release-ignored',
+    severity: 'major',
+    kind: 'money',
+    title: `release_escrow over MCP answered success (${answered}) and left escrow ${escrowId} ${status}: the counterparty was not paid`,
+    endpoint: 'escrow.mcp-release',
+    field: 'release_escrow',
+    expected: 'released, the counterparty paid',
+    seen: status,
+    evidence: `the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; released over HTTP afterwards`,
+    ...reproduceOf(context, released),
+  });
+  return { status: 'ran', note: `escrow ${escrowId}: release_escrow left it ${status}; released over HTTP` };
 }

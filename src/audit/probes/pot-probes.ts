@@ -212,39 +212,7 @@ async function playRound(
   );
   const evidence = `challenge ${created.value.challengeId} of ${formatDecimal(CHALLENGE_MICRO)} on coin_flip, winner ${winnerId ?? '(not stated)'}: challenger ${formatDecimal(challengerBefore)} → ${formatDecimal(challengerAfter)}, challenged ${formatDecimal(challengedBefore)} → ${formatDecimal(challengedAfter)}; stated house cut ${houseCutMicro === null ? '(none)' : formatDecimal(houseCutMicro)}, payout ${accepted.value.payoutMicro === null ? '(none)' : formatDecimal(accepted.value.payoutMicro)}`;
   const reproduceField = reproduce.length === 0 ? {} : { reproduce: reproduce.join(' && ') };
-  // No cut stated: judged over the rounds (judgeUnstatedCut); here only what no cut explains.
-  const off = houseCutMicro === null ? outOfPot(lostMicro) : lostMicro - houseCutMicro;
-  if (houseCutMicro !== null ? abs(off) > DISPLAY_ROUNDING_MICRO : off !== 0n)
-    raise({
-      id: 'money:challenge:settlement',
-      severity: 'critical',
-      kind: 'money',
-      title:
-        houseCutMicro !== null
-          ? `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together where the target states a house cut of ${formatDecimal(houseCutMicro)}: ${formatDecimal(abs(off))} ${off > 0n ? 'went nowhere the target names' : 'came from nowhere'} (won by the ${winner})`
-          : `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together, ${off > 0n ? 'more than the whole pot' : 'a gain from nowhere'} (${formatDecimal(POT_MICRO)}); the answer states no cut`,
-      endpoint: 'casino.challenge-accept',
-      field: 'house_cut',
-      expected:
-        houseCutMicro !== null
-          ? `the pair's balances down by ${formatDecimal(houseCutMicro)} (the stated cut; NOTES.md: both stakes held, the winner gets both minus the cut)`
-          : `the pair's balances down by a cut between 0 and the pot ${formatDecimal(POT_MICRO)}`,
-      seen: formatDecimal(lostMicro),
-      evidence,
-      ...reproduceField,
-    });
-  if (houseCutMicro !== null && houseCutMicro > DOCUMENTS_CUT_MICRO + 1n)
-    raise({
-      id: 'rule:challenge:house-cut',
-      severity: 'minor',
-      kind: 'rule',
-      title: `the house's cut of a challenge pot of ${formatDecimal(POT_MICRO)} is ${formatDecimal(houseCutMicro)}, above the documents' 2% (${formatDecimal(DOCUMENTS_CUT_MICRO)})`,
-      endpoint: 'casino.challenge-accept',
-      field: 'house_cut',
-      expected: formatDecimal(DOCUMENTS_CUT_MICRO),
-      seen: formatDecimal(houseCutMicro),
-      evidence,
-    });
+  raiseSettlement(raise, { lostMicro, houseCutMicro, winner, evidence, reproduceField });
   return {
     challengeId: created.value.challengeId,
     winner,
@@ -325,4 +293,51 @@ export async function runPotProbes(context: ProbeContext): Promise<ProbeResult[]
   const results: ProbeResult[] = [];
   for (const [name, run] of PROBES) results.push(await runProbe(name, run, context));
   return results;
+}
+
+/** A round's settlement against the stated cut (or the pot, where none is stated), and the cut against the documents' 2%. */
+function raiseSettlement(
+  raise: Raise,
+  round: {
+    readonly lostMicro: Micro;
+    readonly houseCutMicro: Micro | null;
+    readonly winner: Round['winner'];
+    readonly evidence: string;
+    readonly reproduceField: { reproduce?: string };
+  },
+): void {
+  const { lostMicro, houseCutMicro, winner, evidence, reproduceField } = round;
+  // No cut stated: judged over the rounds (judgeUnstatedCut); here only what no cut explains.
+  const off = houseCutMicro === null ? outOfPot(lostMicro) : lostMicro - houseCutMicro;
+  if (houseCutMicro !== null ? abs(off) > DISPLAY_ROUNDING_MICRO : off !== 0n)
+    raise({
+      id: 'money:challenge:settlement',
+      severity: 'critical',
+      kind: 'money',
+      title:
+        houseCutMicro !== null
+          ? `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together where the target states a house cut of ${formatDecimal(houseCutMicro)}: ${formatDecimal(abs(off))} ${off > 0n ? 'went nowhere the target names' : 'came from nowhere'} (won by the ${winner})`
+          : `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together, ${off > 0n ? 'more than the whole pot' : 'a gain from nowhere'} (${formatDecimal(POT_MICRO)}); the answer states no cut`,
+      endpoint: 'casino.challenge-accept',
+      field: 'house_cut',
+      expected:
+        houseCutMicro !== null
+          ? `the pair's balances down by ${formatDecimal(houseCutMicro)} (the stated cut; NOTES.md: both stakes held, the winner gets both minus the cut)`
+          : `the pair's balances down by a cut between 0 and the pot ${formatDecimal(POT_MICRO)}`,
+      seen: formatDecimal(lostMicro),
+      evidence,
+      ...reproduceField,
+    });
+  if (houseCutMicro !== null && houseCutMicro > DOCUMENTS_CUT_MICRO + 1n)
+    raise({
+      id: 'rule:challenge:house-cut',
+      severity: 'minor',
+      kind: 'rule',
+      title: `the house's cut of a challenge pot of ${formatDecimal(POT_MICRO)} is ${formatDecimal(houseCutMicro)}, above the documents' 2% (${formatDecimal(DOCUMENTS_CUT_MICRO)})`,
+      endpoint: 'casino.challenge-accept',
+      field: 'house_cut',
+      expected: formatDecimal(DOCUMENTS_CUT_MICRO),
+      seen: formatDecimal(houseCutMicro),
+      evidence,
+    });
 }

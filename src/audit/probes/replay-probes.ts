@@ -203,27 +203,70 @@ function reproduce(line: string | undefined): { reproduce?: string } {
 const placedOf = (results: ReadonlyArray<LiveBet | Refusal>): LiveBet[] =>
   results.filter((result): result is LiveBet => !isRefusal(result));
 
+/** The same batch of BATCH_BETS coin flips, at the minimum the target states where it refuses the planned one: its first answer and the bets. */
+async function batchAtMinimum(context: ReplayContext) {
+  const batchAt = (amountMicro: Micro): BetInput[] =>
+    Array.from({ length: BATCH_BETS }, (_, index) => ({
+      game: 'coin_flip',
+      amountMicro,
+      clientSeed: `afp-replay-batch-${context.runTag}-${index}`,
+      params: { side: 'heads' },
+    }));
+  const { outcome: first, amountMicro } = await atMinimum(
+    (amount) => context.session.call('casino.batch', { bets: batchAt(amount) }, context.apiKey),
+    (answer, sentMicro) =>
+      answer.kind === 'ok' && placedOf(answer.value.results).length === 0
+        ? (answer.value.results
+            .map((result) => (isRefusal(result) ? statedMinimumMicro(result, sentMicro) : null))
+            .find((stated) => stated !== null) ?? null)
+        : null,
+  );
+  return { first, bets: batchAt(amountMicro) };
+}
+
+/** Pairs of bets that drew the same (server seed, nonce), in words. */
+function reusedDraws(bets: readonly LiveBet[]): string[] {
+  const draws = new Map<string, string>();
+  const reused: string[] = [];
+  for (const bet of bets) {
+    const draw = `${bet.seedHash}:${bet.nonce}`;
+    const earlier = draws.get(draw);
+    if (earlier !== undefined && earlier !== bet.betId)
+      reused.push(`${earlier} and ${bet.betId} at nonce ${bet.nonce}`);
+    else draws.set(draw, bet.betId);
+  }
+  return reused;
+}
+
+/**
+ * The balance `bets` give from `before` (null: unread), and what it may be off by. Each bet's credit
+ * as the target books it (stake × multiplier where amount_won is a display figure, bet-credit.ts),
+ * never the rounded figure: a target showing 0 places shows 0 for 0.0199.
+ */
+function balanceAfterBets(before: Micro | null, bets: readonly LiveBet[]): { expected: Micro | null; unsure: Micro } {
+  const credits = bets.map((bet) => betCredit(bet));
+  const expected =
+    before === null
+      ? null
+      : bets.reduce((total, bet, index) => {
+          const credit = credits[index];
+          return total - bet.amountMicro + (credit?.ok === true ? credit.micro : (bet.paidMicro ?? 0n));
+        }, before);
+  const unsure = bets.reduce(
+    (total, bet, index) => {
+      const credit = credits[index];
+      return total + (credit?.ok === true ? 0n : displayRoundingMicro(bet.paidMicro ?? 0n, 2));
+    },
+    ROUNDING_MICRO * BigInt(bets.length + 1),
+  );
+  return { expected, unsure };
+}
+
 const batchReplay: ReplayProbe = {
   name: 'batch-replay',
   needs: ['casino.batch'],
   async run(context, raise) {
-    const batchAt = (amountMicro: Micro): BetInput[] =>
-      Array.from({ length: BATCH_BETS }, (_, index) => ({
-        game: 'coin_flip',
-        amountMicro,
-        clientSeed: `afp-replay-batch-${context.runTag}-${index}`,
-        params: { side: 'heads' },
-      }));
-    const { outcome: first, amountMicro } = await atMinimum(
-      (amount) => context.session.call('casino.batch', { bets: batchAt(amount) }, context.apiKey),
-      (answer, sentMicro) =>
-        answer.kind === 'ok' && placedOf(answer.value.results).length === 0
-          ? (answer.value.results
-              .map((result) => (isRefusal(result) ? statedMinimumMicro(result, sentMicro) : null))
-              .find((stated) => stated !== null) ?? null)
-          : null,
-    );
-    const bets = batchAt(amountMicro);
+    const { first, bets } = await batchAtMinimum(context);
     if (first.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${answerText(first)}` };
     const refused = first.value.results.find(isRefusal);
     if (placedOf(first.value.results).length === 0)
@@ -257,15 +300,7 @@ const batchReplay: ReplayProbe = {
         evidence: `first batch ${[...firstIds].join(', ')}; again ${placedAgain.map((bet) => bet.betId).join(', ')}`,
         ...line,
       });
-    const draws = new Map<string, string>();
-    const reused: string[] = [];
-    for (const bet of [...placedFirst, ...placedAgain]) {
-      const draw = `${bet.seedHash}:${bet.nonce}`;
-      const earlier = draws.get(draw);
-      if (earlier !== undefined && earlier !== bet.betId)
-        reused.push(`${earlier} and ${bet.betId} at nonce ${bet.nonce}`);
-      else draws.set(draw, bet.betId);
-    }
+    const reused = reusedDraws([...placedFirst, ...placedAgain]);
     if (reused.length > 0)
       raise({
         id: 'replay:casino.batch:nonce-reused',
@@ -279,23 +314,7 @@ const batchReplay: ReplayProbe = {
         evidence: reused.slice(0, 5).join('; '),
         ...line,
       });
-    // Each bet's credit as the target books it (stake × multiplier where amount_won is a display
-    // figure, bet-credit.ts), never the rounded figure: a target showing 0 places shows 0 for 0.0199.
-    const credits = placedAgain.map((bet) => betCredit(bet));
-    const expected =
-      before === null
-        ? null
-        : placedAgain.reduce((total, bet, index) => {
-            const credit = credits[index];
-            return total - bet.amountMicro + (credit?.ok === true ? credit.micro : (bet.paidMicro ?? 0n));
-          }, before);
-    const unsure = placedAgain.reduce(
-      (total, bet, index) => {
-        const credit = credits[index];
-        return total + (credit?.ok === true ? 0n : displayRoundingMicro(bet.paidMicro ?? 0n, 2));
-      },
-      ROUNDING_MICRO * BigInt(placedAgain.length + 1),
-    );
+    const { expected, unsure } = balanceAfterBets(before, placedAgain);
     if (expected !== null && after !== null && abs(after - expected) > unsure) {
       raise({
         id: 'replay:casino.batch:balance',

@@ -262,30 +262,7 @@ export async function walletDocumented(context: ProbeContext, raise: Raise): Pro
       `quote ETH → USDC on base by symbol: ${outcomeText(quote)}`,
     ),
   );
-  for (const style of ['A', 'B'] as const) {
-    const call = await session.call('wallet.style-balance', { style }, agent.apiKey);
-    if (call.kind === 'unsupported') {
-      notes.push(`style ${style} not asked (${call.reason})`);
-      continue;
-    }
-    const seen =
-      call.kind === 'ok'
-        ? 'served'
-        : call.kind === 'refused' && call.refusal.status === 404
-          ? 'not served'
-          : outcomeText(call);
-    notes.push(
-      judged(
-        context,
-        raise,
-        style === 'A' ? 'wallet.style-a.served' : 'wallet.style-b.served',
-        seen,
-        style === 'A' ? 'GET /api/v1/balance' : 'GET /wallet-api/balance',
-        requestOf(call),
-        `style ${style} balance on the wallet's address: ${outcomeText(call)}`,
-      ),
-    );
-  }
+  notes.push(...(await styleBalances(context, raise, agent.apiKey)));
   const window = await swapWindow(context, agent.apiKey, address);
   notes.push(
     judged(
@@ -299,4 +276,34 @@ export async function walletDocumented(context: ProbeContext, raise: Raise): Pro
     ),
   );
   return { status: 'ran', note: `wallet agent ${agent.agentId}: ${notes.join('; ')}` };
+}
+
+/** Whether the wallet serves each documents style's balance: a note per style. */
+async function styleBalances(context: ProbeContext, raise: Raise, apiKey: string): Promise<string[]> {
+  const served: string[] = [];
+  for (const style of ['A', 'B'] as const) {
+    const call = await context.session.call('wallet.style-balance', { style }, apiKey);
+    if (call.kind === 'unsupported') {
+      served.push(`style ${style} not asked (${call.reason})`);
+      continue;
+    }
+    const seen =
+      call.kind === 'ok'
+        ? 'served'
+        : call.kind === 'refused' && call.refusal.status === 404
+          ? 'not served'
+          : outcomeText(call);
+    served.push(
+      judged(
+        context,
+        raise,
+        style === 'A' ? 'wallet.style-a.served' : 'wallet.style-b.served',
+        seen,
+        style === 'A' ? 'GET /api/v1/balance' : 'GET /wallet-api/balance',
+        requestOf(call),
+        `style ${style} balance on the wallet's address: ${outcomeText(call)}`,
+      ),
+    );
+  }
+  return served;
 }

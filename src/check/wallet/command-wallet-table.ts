@@ -18,15 +18,12 @@ import {
   historyCommand,
   mintCommand,
   predictBalance,
-  sendCommand,
   txLookupCommand,
   walletAt,
-  type Destination,
   type MintSize,
-  type SendAmount,
-  type SendKey,
   type ViewKeyKind,
 } from './command-wallet.ts';
+import { sendCommand, type Destination, type SendAmount, type SendKey } from './command-wallet-send.ts';
 import {
   quoteCommand,
   swapCommand,

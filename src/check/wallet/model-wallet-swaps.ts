@@ -155,35 +155,7 @@ export function predictSwap(
   const { feeAmount, toAmount, minReceived } = figures(from, to, amount);
   assert(toAmount !== null && minReceived !== null, 'stablecoin figures are exact');
   const nowMs = model.nowMs;
-  const expected: Record<string, Matcher> = {
-    order_id: text(),
-    status: eq('waiting'),
-    deposit: object({
-      chain: eq(from.chain),
-      address: text(),
-      token: eq(from.address),
-      amount: eq(modelUnitsText(amount, from.decimals)),
-    }),
-    output: object({
-      chain: eq(to.chain),
-      address: eq(toAddress),
-      token: eq(to.address),
-      amount: eq(modelUnitsText(toAmount, to.decimals)),
-      min_received: eq(modelUnitsText(minReceived, to.decimals)),
-    }),
-    fee: object({
-      integrator_fee_pct: eq(0.5),
-      amount: eq(modelUnitsText(feeAmount, from.decimals)),
-      symbol: eq(from.symbol),
-    }),
-    created_at: time(nowMs),
-    updated_at: time(nowMs),
-    expires_at: time(nowMs + CONFIG.swapDepositWindowMs),
-    deposit_tx: eq(null),
-    payout_tx: eq(null),
-    refund_tx: eq(null),
-    reason: eq(null),
-  };
+  const expected = expectedOrder({ from, to, amount, toAddress, nowMs, feeAmount, toAmount, minReceived });
   return {
     expected: { status: 200, body: expected },
     commit: (body) => {
@@ -342,4 +314,50 @@ export function advanceWallet(model: CheckModel, toMs: number): void {
     for (const order of wallet.orders) if (order.stepAtMs === atMs) step(wallet, order, atMs);
   }
   throw new Error(`the wallet model met more than ${EVENTS_MAX} events in one advance`);
+}
+
+/** An order's figures, as the model predicts them. */
+interface OrderFigures {
+  readonly from: WalletAsset;
+  readonly to: WalletAsset;
+  readonly amount: bigint;
+  readonly toAddress: string;
+  readonly nowMs: number;
+  readonly feeAmount: bigint;
+  readonly toAmount: bigint;
+  readonly minReceived: bigint;
+}
+
+/** The body a new swap order is answered with: waiting, its deposit, output and fee as predicted. */
+function expectedOrder(order: OrderFigures): Record<string, Matcher> {
+  const { from, to, amount, toAddress, nowMs, feeAmount, toAmount, minReceived } = order;
+  return {
+    order_id: text(),
+    status: eq('waiting'),
+    deposit: object({
+      chain: eq(from.chain),
+      address: text(),
+      token: eq(from.address),
+      amount: eq(modelUnitsText(amount, from.decimals)),
+    }),
+    output: object({
+      chain: eq(to.chain),
+      address: eq(toAddress),
+      token: eq(to.address),
+      amount: eq(modelUnitsText(toAmount, to.decimals)),
+      min_received: eq(modelUnitsText(minReceived, to.decimals)),
+    }),
+    fee: object({
+      integrator_fee_pct: eq(0.5),
+      amount: eq(modelUnitsText(feeAmount, from.decimals)),
+      symbol: eq(from.symbol),
+    }),
+    created_at: time(nowMs),
+    updated_at: time(nowMs),
+    expires_at: time(nowMs + CONFIG.swapDepositWindowMs),
+    deposit_tx: eq(null),
+    payout_tx: eq(null),
+    refund_tx: eq(null),
+    reason: eq(null),
+  };
 }

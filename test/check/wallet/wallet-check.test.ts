@@ -12,12 +12,8 @@ import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
 import { walletJourney } from './wallet-journey.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
-import {
-  createWalletCommand,
-  mintCommand,
-  sendCommand,
-  type SendInput,
-} from '../../../src/check/wallet/command-wallet.ts';
+import { createWalletCommand, mintCommand } from '../../../src/check/wallet/command-wallet.ts';
+import { sendCommand, type SendInput } from '../../../src/check/wallet/command-wallet-send.ts';
 import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 async function runJourney(run: CheckRun): Promise<string[]> {

@@ -11,10 +11,9 @@ import {
   createWalletCommand,
   historyCommand,
   mintCommand,
-  sendCommand,
   txLookupCommand,
-  type SendInput,
 } from '../../../src/check/wallet/command-wallet.ts';
+import { sendCommand, type SendInput } from '../../../src/check/wallet/command-wallet-send.ts';
 import {
   quoteCommand,
   swapCommand,

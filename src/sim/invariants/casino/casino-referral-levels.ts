@@ -41,6 +41,72 @@ function referrersOf(platform: Platform, agentId: string): (string | null)[] {
   return chain;
 }
 
+/** A bet's commission transfer, per level (index 0: level 1), as the ledger made it. */
+interface PendingTransfer {
+  readonly levelIndex: number;
+  readonly amountMicro: Micro;
+  readonly to: string;
+}
+
+/** One agent judged: its referrers (level 1 first), and when and what a violation names. */
+interface AgentCheck {
+  readonly agentId: string;
+  readonly referrers: readonly (string | null)[];
+  readonly atMs: number;
+  readonly event: () => string;
+}
+
+type CommissionBook = Platform['casino']['state']['commissions'];
+
+/** What the book paid per level equals the documents' share of the high-water net loss (0 where no referrer). */
+function judgeLevels(commissions: CommissionBook, state: LossState | undefined, check: AgentCheck): Violation | null {
+  const { agentId, referrers, atMs, event } = check;
+  const book = commissions.state(agentId);
+  for (let level = 0; level < SPEC_LEVELS_BPS.length; level++) {
+    const dueMicro =
+      referrers[level] === null || state === undefined
+        ? 0n
+        : (state.highWaterMicro * (SPEC_LEVELS_BPS[level] as bigint)) / 10_000n;
+    const paidMicro = book?.paidMicro[level] ?? 0n;
+    if (paidMicro !== dueMicro) {
+      return {
+        atMs,
+        event: event(),
+        message: `agent ${agentId}: level ${level + 1} referral paid ${formatDecimal(paidMicro)}, due ${formatDecimal(dueMicro)} (high-water net loss ${formatDecimal(state?.highWaterMicro ?? 0n)})`,
+      };
+    }
+  }
+  return null;
+}
+
+/** The book's payments for this bet arrived, per level, at the right referrer's payable. */
+function judgeTransfers(
+  commissions: CommissionBook,
+  pending: readonly PendingTransfer[],
+  state: LossState,
+  check: AgentCheck,
+): Violation | null {
+  const { agentId, referrers, atMs, event } = check;
+  const book = commissions.state(agentId);
+  for (let level = 0; level < SPEC_LEVELS_BPS.length; level++) {
+    const paidMicro = book?.paidMicro[level] ?? 0n;
+    const deltaMicro = paidMicro - (state.paidMicro[level] ?? 0n);
+    state.paidMicro[level] = paidMicro;
+    const referrer = referrers[level] ?? null;
+    const arrived = pending.filter((transfer) => transfer.levelIndex === level);
+    const arrivedMicro = arrived.reduce((sum, transfer) => sum + transfer.amountMicro, 0n);
+    const misdirected = arrived.find((transfer) => referrer === null || transfer.to !== referralAccount(referrer));
+    if (arrivedMicro !== deltaMicro || misdirected !== undefined) {
+      return {
+        atMs,
+        event: event(),
+        message: `agent ${agentId}: level ${level + 1} commission of this bet is ${formatDecimal(deltaMicro)} in the book, ${formatDecimal(arrivedMicro)} by transfers${misdirected === undefined ? '' : ` (one to ${misdirected.to})`}`,
+      };
+    }
+  }
+  return null;
+}
+
 export const casinoReferralLevels: InvariantDefinition = {
   name: 'casino-referral-levels',
   description:
@@ -48,59 +114,8 @@ export const casinoReferralLevels: InvariantDefinition = {
   create({ platform }) {
     const commissions = platform.casino.state.commissions;
     const losses = new Map<string, LossState>();
-    /** Transfers of the bet being settled, per level: [amount, target]. */
-    let pending: { levelIndex: number; amountMicro: Micro; to: string }[] = [];
-    const judgeLevels = (
-      agentId: string,
-      referrers: readonly (string | null)[],
-      atMs: number,
-      event: () => string,
-    ): Violation | null => {
-      const state = losses.get(agentId);
-      const book = commissions.state(agentId);
-      for (let level = 0; level < SPEC_LEVELS_BPS.length; level++) {
-        const dueMicro =
-          referrers[level] === null || state === undefined
-            ? 0n
-            : (state.highWaterMicro * (SPEC_LEVELS_BPS[level] as bigint)) / 10_000n;
-        const paidMicro = book?.paidMicro[level] ?? 0n;
-        if (paidMicro !== dueMicro) {
-          return {
-            atMs,
-            event: event(),
-            message: `agent ${agentId}: level ${level + 1} referral paid ${formatDecimal(paidMicro)}, due ${formatDecimal(dueMicro)} (high-water net loss ${formatDecimal(state?.highWaterMicro ?? 0n)})`,
-          };
-        }
-      }
-      return null;
-    };
-    /** The book's payments for this bet arrived, per level, at the right referrer's payable. */
-    const judgeTransfers = (
-      agentId: string,
-      referrers: readonly (string | null)[],
-      state: LossState,
-      atMs: number,
-      event: () => string,
-    ): Violation | null => {
-      const book = commissions.state(agentId);
-      for (let level = 0; level < SPEC_LEVELS_BPS.length; level++) {
-        const paidMicro = book?.paidMicro[level] ?? 0n;
-        const deltaMicro = paidMicro - (state.paidMicro[level] ?? 0n);
-        state.paidMicro[level] = paidMicro;
-        const referrer = referrers[level] ?? null;
-        const arrived = pending.filter((transfer) => transfer.levelIndex === level);
-        const arrivedMicro = arrived.reduce((sum, transfer) => sum + transfer.amountMicro, 0n);
-        const misdirected = arrived.find((transfer) => referrer === null || transfer.to !== referralAccount(referrer));
-        if (arrivedMicro !== deltaMicro || misdirected !== undefined) {
-          return {
-            atMs,
-            event: event(),
-            message: `agent ${agentId}: level ${level + 1} commission of this bet is ${formatDecimal(deltaMicro)} in the book, ${formatDecimal(arrivedMicro)} by transfers${misdirected === undefined ? '' : ` (one to ${misdirected.to})`}`,
-          };
-        }
-      }
-      return null;
-    };
+    /** Transfers of the bet being settled. */
+    let pending: PendingTransfer[] = [];
     return {
       onTransfer(transfer) {
         if (!transfer.reason.startsWith(LEVEL_REASON)) return null;
@@ -122,15 +137,20 @@ export const casinoReferralLevels: InvariantDefinition = {
         if (state.netLossMicro > state.highWaterMicro) state.highWaterMicro = state.netLossMicro;
         const text = (): string => jsonText(event);
         const referrers = referrersOf(platform, event.agentId);
-        const transfers = judgeTransfers(event.agentId, referrers, state, event.atMs, text);
+        const check = { agentId: event.agentId, referrers, atMs: event.atMs, event: text };
+        const transfers = judgeTransfers(commissions, pending, state, check);
         pending = [];
-        return transfers ?? judgeLevels(event.agentId, referrers, event.atMs, text);
+        return transfers ?? judgeLevels(commissions, losses.get(event.agentId), check);
       },
       atEnd(endMs) {
         for (const agentId of losses.keys()) {
-          const violation = judgeLevels(agentId, referrersOf(platform, agentId), endMs, () =>
-            jsonText({ audit: 'end of run', agentId }),
-          );
+          const check = {
+            agentId,
+            referrers: referrersOf(platform, agentId),
+            atMs: endMs,
+            event: () => jsonText({ audit: 'end of run', agentId }),
+          };
+          const violation = judgeLevels(commissions, losses.get(agentId), check);
           if (violation !== null) return violation;
         }
         return null;

@@ -6,13 +6,38 @@
  */
 import { Scheduler } from '../../../core/scheduler.ts';
 import { jsonText } from '../../json-text.ts';
-import { eventViolation, type InvariantDefinition } from '../checker.ts';
-import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
+import { isDomainsEvent, type DomainsEvent } from '../../../services/domains/domains-events.ts';
 
 interface Tracked {
   readonly domainId: string;
   readonly domain: string;
   expiresAtMs: number;
+}
+
+/** An expiry at exactly the tracked expires_at (the event's own and the instant it happened). */
+function judgeExpired(
+  event: Extract<DomainsEvent, { type: 'domains.expired' }>,
+  entry: Tracked | undefined,
+): Violation | null {
+  if (entry !== undefined && event.atMs === entry.expiresAtMs && event.expiresAtMs === entry.expiresAtMs) return null;
+  return eventViolation(
+    event,
+    `${event.domain} expired at ${event.atMs}, not at its expires_at ${entry?.expiresAtMs ?? 'unknown'}`,
+  );
+}
+
+/** A release at exactly the end of the tracked grace. */
+function judgeReleased(
+  event: Extract<DomainsEvent, { type: 'domains.released' }>,
+  entry: Tracked | undefined,
+  graceMs: number,
+): Violation | null {
+  if (entry !== undefined && event.atMs === entry.expiresAtMs + graceMs) return null;
+  return eventViolation(
+    event,
+    `${event.domain} released at ${event.atMs}, not at the end of its grace ${entry === undefined ? 'unknown' : entry.expiresAtMs + graceMs}`,
+  );
 }
 
 export const domainsExpiryExact: InvariantDefinition = {
@@ -48,26 +73,12 @@ export const domainsExpiryExact: InvariantDefinition = {
             announce(entry);
             return null;
           }
-          case 'domains.expired': {
-            const entry = tracked.get(event.domainId);
-            if (entry === undefined || event.atMs !== entry.expiresAtMs || event.expiresAtMs !== entry.expiresAtMs) {
-              return eventViolation(
-                event,
-                `${event.domain} expired at ${event.atMs}, not at its expires_at ${entry?.expiresAtMs ?? 'unknown'}`,
-              );
-            }
-            return null;
-          }
+          case 'domains.expired':
+            return judgeExpired(event, tracked.get(event.domainId));
           case 'domains.released': {
             const entry = tracked.get(event.domainId);
             tracked.delete(event.domainId);
-            if (entry === undefined || event.atMs !== entry.expiresAtMs + graceMs) {
-              return eventViolation(
-                event,
-                `${event.domain} released at ${event.atMs}, not at the end of its grace ${entry === undefined ? 'unknown' : entry.expiresAtMs + graceMs}`,
-              );
-            }
-            return null;
+            return judgeReleased(event, entry, graceMs);
           }
           case 'domains.offered':
           case 'domains.transferred':

@@ -7,15 +7,38 @@
  */
 import type { DomainEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
+import type { Platform } from '../../../platform/platform.ts';
 import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
+
+/** Held name → [registration id, owner], as the events tell it. */
+type Owners = Map<string, { domainId: string; ownerId: string }>;
+
+/** The registry against the events' owners, every hour: the same count and each name's owner; the first difference, or null. */
+function registryDisagrees(platform: Platform, owners: Owners, nowMs: number): Violation | null {
+  if (platform.domains.size !== owners.size)
+    return {
+      atMs: nowMs,
+      event: jsonText({ held: platform.domains.size, tracked: owners.size }),
+      message: `the registry holds ${platform.domains.size} domains, the events say ${owners.size}`,
+    };
+  for (const record of platform.domains.all()) {
+    const held = owners.get(record.name);
+    if (held?.ownerId !== record.ownerId)
+      return {
+        atMs: nowMs,
+        event: jsonText({ domain: record.name }),
+        message: `${record.name} is owned by ${record.ownerId} in the registry, by ${held?.ownerId ?? 'nobody'} by the events`,
+      };
+  }
+  return null;
+}
 
 export const domainsOneOwner: InvariantDefinition = {
   name: 'domains-one-owner',
   description: 'every domain has exactly one owner: events and the registry agree after every domains event',
   create({ platform }) {
-    /** Held name → [registration id, owner]. */
-    const owners = new Map<string, { domainId: string; ownerId: string }>();
+    const owners: Owners = new Map();
     const consistent = (event: DomainEvent): Violation | null => {
       const broken = platform.domains.checkConsistent();
       return broken === null ? null : eventViolation(event, `domain registry inconsistent: ${broken}`);
@@ -72,22 +95,7 @@ export const domainsOneOwner: InvariantDefinition = {
         }
       },
       onHour(nowMs) {
-        if (platform.domains.size !== owners.size)
-          return {
-            atMs: nowMs,
-            event: jsonText({ held: platform.domains.size, tracked: owners.size }),
-            message: `the registry holds ${platform.domains.size} domains, the events say ${owners.size}`,
-          };
-        for (const record of platform.domains.all()) {
-          const held = owners.get(record.name);
-          if (held?.ownerId !== record.ownerId)
-            return {
-              atMs: nowMs,
-              event: jsonText({ domain: record.name }),
-              message: `${record.name} is owned by ${record.ownerId} in the registry, by ${held?.ownerId ?? 'nobody'} by the events`,
-            };
-        }
-        return null;
+        return registryDisagrees(platform, owners, nowMs);
       },
     };
   },

@@ -10,9 +10,9 @@
  */
 import { agentAccount, escrowAccount } from '../../../core/ledger.ts';
 import { Scheduler } from '../../../core/scheduler.ts';
-import { isEscrowEvent } from '../../../services/shared/events.ts';
+import { isEscrowEvent, type EscrowEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
-import { eventViolation, type InvariantDefinition } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 interface Tracked {
   readonly escrowId: string;
@@ -25,6 +25,28 @@ interface Tracked {
 }
 
 const ESCROW_PREFIX = escrowAccount('');
+
+/** An expiry of a created escrow (closing it), at exactly its expires_at, with its full amount returned to the sender at that instant. */
+function judgeExpired(
+  event: Extract<EscrowEvent, { type: 'escrow.expired' }>,
+  tracked: Tracked | undefined,
+): Violation | null {
+  if (tracked === undefined) return eventViolation(event, `escrow ${event.escrowId} expired but was never created`);
+  tracked.open = false;
+  if (event.atMs !== tracked.expiresAtMs || event.expiresAtMs !== tracked.expiresAtMs) {
+    return eventViolation(
+      event,
+      `escrow ${event.escrowId} expired at ${event.atMs}, not at its expires_at ${tracked.expiresAtMs}`,
+    );
+  }
+  if (tracked.returnedAtMs !== event.atMs) {
+    return eventViolation(
+      event,
+      `escrow ${event.escrowId} expired without returning its full amount to the sender at that instant`,
+    );
+  }
+  return null;
+}
 
 export const escrowExpiryExact: InvariantDefinition = {
   name: 'escrow-expiry-exact',
@@ -56,25 +78,8 @@ export const escrowExpiryExact: InvariantDefinition = {
             if (tracked !== undefined) tracked.open = false;
             return null;
           }
-          case 'escrow.expired': {
-            const tracked = escrows.get(event.escrowId);
-            if (tracked === undefined)
-              return eventViolation(event, `escrow ${event.escrowId} expired but was never created`);
-            tracked.open = false;
-            if (event.atMs !== tracked.expiresAtMs || event.expiresAtMs !== tracked.expiresAtMs) {
-              return eventViolation(
-                event,
-                `escrow ${event.escrowId} expired at ${event.atMs}, not at its expires_at ${tracked.expiresAtMs}`,
-              );
-            }
-            if (tracked.returnedAtMs !== event.atMs) {
-              return eventViolation(
-                event,
-                `escrow ${event.escrowId} expired without returning its full amount to the sender at that instant`,
-              );
-            }
-            return null;
-          }
+          case 'escrow.expired':
+            return judgeExpired(event, escrows.get(event.escrowId));
         }
       },
       onTransfer(transfer) {
