@@ -32,10 +32,46 @@ export interface DocumentedRule {
   readonly dialects: Partial<Readonly<Record<DialectName, { readonly value: string; readonly source: string }>>>;
 }
 
-/** The rows, one per rule, in a data file (src/live/documented-rules.json): they are data, not code. */
-export const DOCUMENTED_RULES: Readonly<Record<keyof typeof RULES, DocumentedRule>> = RULES;
+/**
+ * The rules' names, written out: the package's declarations must not name the JSON file's type
+ * (TypeScript's declaration output drops the import's `with { type: 'json' }`, which a user's
+ * NodeNext type check then refuses). KEYS_MATCH below holds them equal to the data file's keys.
+ */
+export type RuleName =
+  | 'escrow.status.created'
+  | 'escrow.status.released'
+  | 'escrow.refusal.over-balance'
+  | 'escrow.refusal.released-again'
+  | 'casino.refusal.over-balance'
+  | 'trading.refusal.over-balance'
+  | 'trading.refusal.too-large'
+  | 'trading.fee.rate'
+  | 'trading.leverage.default'
+  | 'trading.entry.price'
+  | 'trading.limit.status'
+  | 'trading.cancel.status'
+  | 'domains.transfer.priced'
+  | 'casino.refusal.withdraw-over-balance'
+  | 'auth.refusal.unknown-key'
+  | 'faucet.refusal.claimed-again'
+  | 'domains.refusal.taken'
+  | 'domains.refusal.over-balance'
+  | 'faucet.claim.amount'
+  | 'casino.register.balance'
+  | 'wallet.create.status'
+  | 'wallet.balance.chain-default'
+  | 'wallet.swap.symbols'
+  | 'wallet.swap.window'
+  | 'wallet.style-a.served'
+  | 'wallet.style-b.served';
 
-export type RuleName = keyof typeof RULES;
+/** Compiles only while RuleName and the data file's keys are the same set. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const KEYS_MATCH: Same<RuleName, keyof typeof RULES> = true;
+void KEYS_MATCH;
+
+/** The rows, one per rule, in a data file (src/live/documented-rules.json): they are data, not code. */
+export const DOCUMENTED_RULES: Readonly<Record<RuleName, DocumentedRule>> = RULES;
 
 /**
  * Why a dialect's faucet cannot be asked for a claim by a check (null: it can): the deployed one
