@@ -6,13 +6,8 @@
 // this face does not repeat the maths. Light doors (LIGHT_DOORS): live/fairness-limits.ts.
 
 // The live house-edge audit: plan, run, findings, tables
-export {
-  auditEdgeLive,
-  type EdgeAuditOptions,
-  type EdgeAuditResult,
-  LIVE_BETS_MAX,
-  singleBetShare,
-} from './audit/live/edge-audit.ts';
+export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './audit/live/edge-audit.ts';
+export { LIVE_BETS_MAX, singleBetShare } from './audit/live/edge-calls.ts';
 export { type PlannedVariant, planVariants } from './audit/live/edge-plan.ts';
 export { auditEta } from './audit/live/edge-eta.ts';
 export { recordEdgeFindings } from './audit/live/edge-findings.ts';

@@ -58,15 +58,6 @@ import { revealSeeds } from './edge-seeds.ts';
 import { verifyPhase } from './edge-verify.ts';
 import { readAuditBalance, checkMoney } from './edge-money.ts';
 
-export {
-  BATCH_BETS,
-  groupBets,
-  LIVE_BETS_MAX,
-  PHASE_BETS,
-  sentAlone,
-  singleBetShare,
-  VIDEO_POKER,
-} from './edge-calls.ts';
 export type { EdgeAuditOptions, EdgeAuditResult } from './edge-run.ts';
 
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {

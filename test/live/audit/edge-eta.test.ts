@@ -4,7 +4,7 @@
 // the limits it paces under, and the time those limits give — exact arithmetic on the pacing slots
 // LiveSession keeps (60 s / N + 1 ms per call).
 import { describe, expect, test } from 'vitest';
-import { groupBets, sentAlone, singleBetShare } from '../../../src/audit/live/edge-audit.ts';
+import { groupBets, sentAlone, singleBetShare } from '../../../src/audit/live/edge-calls.ts';
 import { auditEta } from '../../../src/audit/live/edge-eta.ts';
 import { planVariants } from '../../../src/audit/live/edge-plan.ts';
 import { AFP_SCHEME } from '../../../src/audit/fairness/afp-scheme.ts';
