@@ -17,6 +17,7 @@
  * alternated; the verdict is the median of the per-round ratios, target >= 0.6 on the three judged
  * endpoints. Without wrk on PATH the part is skipped and says why.
  */
+import { AdminClient } from '../src/client/admin-client.ts';
 import { GENERATOR_CPU, SERVER_CPU } from './cpu-pin.ts';
 import { serveInChild } from './load-server-child.ts';
 import type { LoadServerKind } from './load-servers.ts';
@@ -82,12 +83,15 @@ interface Target {
 }
 
 /** A bounded JSON call to one of afp serve's doors: status and body text. */
-async function call(url: string, method: 'GET' | 'POST', body?: unknown, key?: string): Promise<Answer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
+async function call(
+  url: string,
+  method: 'GET' | 'POST',
+  body?: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Answer> {
   const response = await fetch(url, {
     method,
-    headers,
+    headers: { 'content-type': 'application/json', ...headers },
     signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
@@ -120,12 +124,17 @@ async function newKeyedAgent(server: ServeProcess): Promise<string> {
   const key = (JSON.parse(registered.body) as { api_key?: unknown }).api_key;
   if (registered.status !== 201 || typeof key !== 'string')
     throw new Error(`casino registration answered ${registered.status}: ${registered.body.slice(0, 200)}`);
-  const tier = await call(`${admin}/_afp/tier`, 'POST', { agent_id: KEYED_AGENT, tier: 'enterprise' });
-  if (tier.status !== 200) throw new Error(`POST /_afp/tier answered ${tier.status}: ${tier.body.slice(0, 200)}`);
-  const deposit = { agent_id: KEYED_AGENT, chain: 'base', amount: KEYED_FUNDING, confirmed: true };
-  const funded = await call(`${admin}/_afp/casino/deposit`, 'POST', deposit);
-  if (funded.status >= 300)
-    throw new Error(`POST /_afp/casino/deposit answered ${funded.status}: ${funded.body.slice(0, 200)}`);
+  // The admin doors through afp's own admin client, as a team's tools call them.
+  const doors = AdminClient.ofUrl(admin, { timeoutMs: SETUP_TIMEOUT_MS });
+  const tier = await doors.setTier(KEYED_AGENT, 'enterprise');
+  if (!tier.ok) throw new Error(`POST /_afp/tier: ${tier.message}`);
+  const funded = await doors.casinoDeposit({
+    agentId: KEYED_AGENT,
+    chain: 'base',
+    amount: KEYED_FUNDING,
+    confirmed: true,
+  });
+  if (!funded.ok) throw new Error(`POST /_afp/casino/deposit: ${funded.message}`);
   return key;
 }
 
@@ -147,8 +156,7 @@ async function sampleAnswers(): Promise<Partial<Record<ServeEndpoint, Answer>>> 
     const answers: Partial<Record<ServeEndpoint, Answer>> = {};
     for (const endpoint of JUDGED_ENDPOINTS) {
       const target = await targetOf(server, endpoint);
-      const key = target.headers?.['Authorization']?.replace('Bearer ', '');
-      answers[endpoint] = await call(target.url, target.method, target.body, key);
+      answers[endpoint] = await call(target.url, target.method, target.body, target.headers);
     }
     return answers;
   } finally {
