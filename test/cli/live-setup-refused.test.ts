@@ -13,12 +13,15 @@ import type { WaitClock } from '../../src/core/clock.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
-import { main as checkMain } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deployedTargetText } from '../fixtures/deployed-target.ts';
+import { coded } from './ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-setup-refused-'));

@@ -14,10 +14,13 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
+import { coded } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-display-places-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));

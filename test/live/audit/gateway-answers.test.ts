@@ -17,7 +17,7 @@ import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import {
   RULES_SERVE_START_MS as START_MS,
   serveDeployedRules,
@@ -26,6 +26,9 @@ import {
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import type { AuditedFinding } from '../../fixtures/money-audit.ts';
+import { coded } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-gateway-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));

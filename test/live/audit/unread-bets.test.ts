@@ -13,11 +13,14 @@ import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts'
 import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import { serveDeployedRules, type RulesServe } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
+import { coded } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-unread-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
