@@ -2,7 +2,7 @@
  * `afp audit house-edge ...`, `afp audit fairness ...` and `afp audit money ...`: the auditor's
  * commands (docs/design.md), a table of three subcommands (their definitions, and so their `--help`, are
  * in commands.ts; the entry answers `--help`). Each parses its flags strictly (every error
- * at once, exit 2) and returns its exit code; house-edge prints its seed first
+ * at once, exit 2) and returns its ending; house-edge prints its seed first
  * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).
  * A crash (a bug) is exit 1 with the seed and the error; a target that does not answer is 4.
  * Each subcommand's module is loaded when it runs (house-edge's live half only with --target):
