@@ -19,6 +19,7 @@ import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixt
 import { sink } from '../../fixtures/audit-sink.ts';
 import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
 import { coded } from '../../cli/ending-code.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const checkMain = coded(checkEnding);
 
@@ -69,7 +70,10 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
       );
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
-      expect(await runMoney({ ...moneyFlags, quiet: true }, money.io, served.clock), money.text()).toBe(0);
+      expect(
+        await codeOf(runMoney({ ...moneyFlags, quiet: true }, money.io, served.clock), money.io),
+        money.text(),
+      ).toBe(0);
       expect(money.text()).toMatch(/ran {5}batch-summary: \d+ elements, \d+ placed, summary compared/);
       expect(graveOrMinor(readFindings(moneyOut)).filter((finding) => !finding.startsWith('minor rule:'))).toEqual([]);
 
@@ -79,7 +83,10 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
       );
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
-      expect(await runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.text()).toBe(0);
+      expect(
+        await codeOf(runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.io),
+        fair.text(),
+      ).toBe(0);
 
       let checked = '';
       const checkCode = await checkMain(
