@@ -3,8 +3,9 @@
  * (command-modules.ts), each a module exporting `main(argv: string[]): Promise<Ending>` that returns
  * how the command ended (command-failure.ts: a failure carries its code from where it arose). This
  * is the top, the one place that maps an ending to the exit (process-exit.ts's exitCodeOf prints a
- * failure's message and gives its code), once per command line. Why apart from main.ts (the process's entry, which only runs this and sets the exit code): tests
- * reach the same dispatch in-process, without a Node start per command line.
+ * failure's message and gives its code), once per command line. Why apart from main.ts (the
+ * process's entry, which only runs this and sets the exit code): tests reach the same dispatch
+ * in-process, without a Node start per command line.
  * `--help`/`-h` is answered here for every command and subcommand, from its definition, before
  * its module is loaded; `afp --help` lists the commands, `afp --version` (`-V`) prints the version.
  * A failure thrown out of a command (src/core/command-failure.ts; a report that could not be

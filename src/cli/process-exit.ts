@@ -2,13 +2,14 @@
  * The one place in afp's command line that turns an ending into an exit code and prints it
  * (src/core/command-failure.ts: a failure carries its code from where it arose): every command's
  * `main` returns its ending, and dispatch.ts, the top, hands it to `exitCodeOf` once: a failure's
- * message and hint go to stderr, and its code becomes the process's. Two endings are printed
- * before they reach the top, each through `printEnding` here and returned as `alreadyPrinted`, so
- * the top prints nothing more: `--json`'s failure, whose message must precede the JSON document
- * on stdout (json-output.ts), and a spent time budget's hard stop from a timer, which ends the
- * process at once (`exitProcessNow`: no command is left to return to). Also afp's crash (an error
- * nothing returned: exit 1 with its stack). test/tooling/exit-codes.test.ts keeps every other file
- * of src/cli from naming an exit code, ending the process, or calling `exitCodeOf` (but dispatch.ts).
+ * message and hint go to stderr, and its code becomes the process's. Two failures are printed
+ * before the top, both through `printEnding` here: `--json`'s, whose message must precede the JSON
+ * document on stdout (json-output.ts; it returns the failure already printed, its code with no
+ * message, so the top prints nothing more), and a spent time budget's hard stop from a timer, which
+ * ends the process at once (`exitProcessNow`: no command is left to return to). Also afp's crash
+ * (an error nothing returned: exit 1 with its stack). test/tooling/exit-codes.test.ts keeps every
+ * other file of src/cli from naming an exit code, ending the process, or calling `exitCodeOf` (but
+ * dispatch.ts) or `printEnding` (but json-output.ts).
  */
 import { EXIT } from '../core/exit-codes.ts';
 import { CommandFailure, type Ending } from '../core/command-failure.ts';
@@ -23,17 +24,10 @@ export function exitCodeOf(ending: Ending, write: (text: string) => void): numbe
  * returns the ending as printed: the same code, nothing left to print.
  */
 export function printEnding(ending: Ending, write: (text: string) => void): Ending {
-  if (!(ending instanceof CommandFailure)) return ending;
+  if (!(ending instanceof CommandFailure) || (ending.message === '' && ending.hint === undefined)) return ending;
   if (ending.message !== '') write(`${ending.message}\n`);
   if (ending.hint !== undefined) write(`${ending.hint}\n`);
-  return alreadyPrinted(ending);
-}
-
-/** An ending whose failure was printed where it ended: its code, with nothing more for the top to print. */
-function alreadyPrinted(ending: Ending): Ending {
-  return ending instanceof CommandFailure && (ending.message !== '' || ending.hint !== undefined)
-    ? new CommandFailure(ending.exitCode)
-    : ending;
+  return new CommandFailure(ending.exitCode);
 }
 
 /** The failure an error thrown out of a command stands for, else null (a bug: the caller crashes). */

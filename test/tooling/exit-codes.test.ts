@@ -44,7 +44,7 @@ const SILENT_ALLOWED: Readonly<Record<string, string>> = {
     "the model check's lines are the report, printed whether it holds or not (on stdout for a table)",
   'src/cli/load-merge.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds)`,
   'src/cli/load-view.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds, or mostly refused)`,
-  'src/cli/process-exit.ts: ? new CommandFailure(ending.exitCode)':
+  'src/cli/process-exit.ts: return new CommandFailure(ending.exitCode);':
     "an ending already printed (--json's failure, before its document): the top maps its code and prints nothing more",
   'src/cli/replay-conclusion.ts: if (report.stop !== null) return unsettled();': `${VERDICT_ON_STDOUT} (the summary says where it stopped)`,
   'src/cli/replay-conclusion.ts: return checkFailed();': `${VERDICT_ON_STDOUT} (the differences and the reproduce line)`,
