@@ -15,7 +15,6 @@ import { STDERR, STDOUT } from './colour.ts';
 import { ARCHETYPE_NAMES as AGENT_NAMES } from '../../agents/archetype-loaders.ts';
 import { parseArgs } from './args.ts';
 import { type Ending, invalidInput, PASSED } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
 
 export const AGENTS_USAGE = 'afp agents [NAME...] [--json]';
 
@@ -33,11 +32,7 @@ export interface AgentsIo {
 
 const PROCESS_IO: AgentsIo = { out: STDOUT, err: STDERR };
 
-export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<number> {
-  return exitCodeOf(await agentsCommand(argv, io), io.err);
-}
-
-async function agentsCommand(argv: readonly string[], io: AgentsIo): Promise<Ending> {
+export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<Ending> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(HELP);
     return PASSED;
@@ -55,6 +50,6 @@ async function agentsCommand(argv: readonly string[], io: AgentsIo): Promise<End
   return PASSED;
 }
 
-export function main(argv: string[]): Promise<number> {
+export function main(argv: string[]): Promise<Ending> {
   return runAgents(argv, PROCESS_IO);
 }

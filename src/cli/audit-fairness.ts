@@ -37,8 +37,7 @@ import { commandLine } from '../core/shell-words.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
-import { CommandFailure, passed, unlessUnfinished } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
+import { CommandFailure, type Ending, passed, unlessUnfinished } from '../core/command-failure.ts';
 
 export { FAIRNESS_USAGE, parseFairnessArgs, type FairnessFlags } from './audit-fairness-flags.ts';
 
@@ -120,18 +119,18 @@ export async function runFairness(
   io: AuditIo,
   clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
-): Promise<number> {
+): Promise<Ending> {
   // Its one account is --key's: the target file's keys funding is not needed.
   const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, {
     quiet: flags.quiet,
     fundsNothing: true,
   });
-  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
+  if (run instanceof CommandFailure) return run;
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);
   say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name}\n`);
   const account = await openRunAccount(run, { key: flags.key, fundMicro: 0n, say });
-  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
+  if (account instanceof CommandFailure) return account;
   const result = await auditFairnessLive({
     session: run.session,
     apiKey: account.apiKey,
@@ -154,7 +153,7 @@ export async function runFairness(
   return concludeFairness({ run, result, replay, scheme: scheme.name, json, files }, flags, io, record);
 }
 
-/** The verdict, the bets table (or --json's fields), one line per replay probe and what stopped the audit; returns the exit code. */
+/** The verdict, the bets table (or --json's fields), one line per replay probe and what stopped the audit; returns the ending. */
 async function concludeFairness(
   audit: {
     run: LiveRun;
@@ -167,7 +166,7 @@ async function concludeFairness(
   flags: FairnessFlags,
   io: AuditIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const { run, result, replay, scheme, files } = audit;
   const say = flags.json ? io.err : io.out;
   const ids = run.findings.list().map((finding) => finding.id);
@@ -208,7 +207,7 @@ async function concludeFairness(
     findings: run.findings.list().length,
     files,
   });
-  return verdict.exitCode;
+  return verdict;
 }
 
 /**

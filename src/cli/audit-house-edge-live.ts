@@ -43,8 +43,7 @@ import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { RecordFields } from './json-output.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
-import { CommandFailure, passed, unlessUnfinished } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
+import { CommandFailure, type Ending, passed, unlessUnfinished } from '../core/command-failure.ts';
 
 const COMMAND = 'afp audit house-edge';
 /**
@@ -150,10 +149,10 @@ export async function runHouseEdgeLive(
   io: AuditIo,
   clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
-): Promise<number> {
+): Promise<Ending> {
   const options = { quiet: flags.quiet, fundsNothing: flags.key !== null };
   const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io, options);
-  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
+  if (run instanceof CommandFailure) return run;
   const say = flags.format === 'table' ? io.out : io.err;
   const scheme = schemeByName(run.target.fairness);
   const plan = planVariants(scheme, flags.gameIds);
@@ -175,7 +174,7 @@ export async function runHouseEdgeLive(
     fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO,
     say,
   });
-  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
+  if (account instanceof CommandFailure) return account;
   const listed = await readListedWords(run.session, curlOf);
   const result = await auditEdgeLive({
     listed,
@@ -197,7 +196,7 @@ export async function runHouseEdgeLive(
   return concludeHouseEdge({ run, result, plan, scheme, listed, usdcMicro }, flags, io, record);
 }
 
-/** The findings recorded, the files written, the verdict and the edges printed, --json's fields recorded; returns the exit code. */
+/** The findings recorded, the files written, the verdict and the edges printed, --json's fields recorded; returns the ending. */
 async function concludeHouseEdge(
   audit: {
     run: LiveRun;
@@ -210,7 +209,7 @@ async function concludeHouseEdge(
   flags: HouseEdgeFlags,
   io: AuditIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const { run, result, plan, scheme, usdcMicro } = audit;
   const say = flags.format === 'table' ? io.out : io.err;
   recordAuditFindings(run.findings, result, scheme, audit.listed);
@@ -262,5 +261,5 @@ async function concludeHouseEdge(
     ...(passed(verdict) ? {} : { reproduce: houseEdgeReproduce(flags) }),
   });
   say(`${lines.join('\n')}\n`);
-  return verdict.exitCode;
+  return verdict;
 }

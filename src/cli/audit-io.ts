@@ -9,7 +9,6 @@ import type { WaitClock } from '../core/clock.ts';
 import { stringFlag, type ParsedArgs } from './args.ts';
 import { onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
 import { type Ending, invalidInput } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
 
 export interface AuditIo extends InterruptIo {
   out(text: string): void;
@@ -57,8 +56,8 @@ export function wholeFlagOf(
 }
 
 /** A command's subcommands: what each runs with the rest of the argv. */
-/** A command's subcommands: each ends with its ending, or with its exit code when it ends through json-output.ts. */
-export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<Ending | number>>>;
+/** A command's subcommands: each ends with its ending. */
+export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<Ending>>>;
 
 /**
  * `afp COMMAND SUB ...`: a missing or unknown SUB is invalid input (exit 2) with the usage; otherwise
@@ -68,13 +67,12 @@ export async function runSubcommand(
   argv: readonly string[],
   io: AuditIo,
   command: { name: string; missing: string; noun: string; subcommands: Subcommands; usage: string },
-): Promise<number> {
+): Promise<Ending> {
   const [name, ...rest] = argv;
   const run = name === undefined ? undefined : command.subcommands[name];
   if (run === undefined) {
     const problem = name === undefined ? command.missing : `unknown ${command.noun} '${name}'`;
-    return exitCodeOf(invalidInput(`afp ${command.name}: ${problem}\nusage: ${command.usage}`), io.err);
+    return invalidInput(`afp ${command.name}: ${problem}\nusage: ${command.usage}`);
   }
-  const ended = await run(rest, io);
-  return typeof ended === 'number' ? ended : exitCodeOf(ended, io.err);
+  return run(rest, io);
 }

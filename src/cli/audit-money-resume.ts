@@ -26,8 +26,7 @@ import type { MoneyFlags } from './audit-money-flags.ts';
 import type { RecordFields } from './json-output.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import { checksOfProbes } from './money-checks.ts';
-import { CommandFailure, invalidInput, unlessUnfinished } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
+import { CommandFailure, type Ending, invalidInput, unlessUnfinished } from '../core/command-failure.ts';
 
 /** What the money probes share: the session, the two accounts, the findings, the clock. */
 export interface Probed {
@@ -97,19 +96,19 @@ async function slowProbes(run: LiveRun, probed: Probed, flags: MoneyFlags, io: A
   });
 }
 
-/** `--resume FILE`: the escrows a --resume-file run left, judged once due; the exit code. */
+/** `--resume FILE`: the escrows a --resume-file run left, judged once due; the ending. */
 export async function runMoneyResume(
   flags: MoneyFlags,
   io: AuditIo,
   clock: WaitClock,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const run = await startLiveRun('afp audit money', flags.target, flags.maxSeconds, clock, io, { quiet: flags.quiet });
-  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
+  if (run instanceof CommandFailure) return run;
   const read = readResumeFile(flags.resume as string, casinoOf(run));
-  if (!read.ok) return refuse(run, io, read.message);
+  if (!read.ok) return refuse(run, read.message);
   const account = await openRunAccount(run, { key: flags.key, fundMicro: 0n, say: io.out });
-  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
+  if (account instanceof CommandFailure) return account;
   const second = await openLiveAccount({
     session: run.session,
     key: flags.secondKey,
@@ -117,12 +116,11 @@ export async function runMoneyResume(
     clock: run.clock,
     deadline: run.deadline,
   });
-  if (!second.ok) return refuse(run, io, `the second account: ${second.message}`);
+  if (!second.ok) return refuse(run, `the second account: ${second.message}`);
   const document = read.value;
   if (account.agentId !== document.agentId || second.value.agentId !== document.secondAgentId)
     return refuse(
       run,
-      io,
       `${flags.resume}: its escrows belong to ${document.agentId} and ${document.secondAgentId}; the keys given open ${account.agentId} and ${second.value.agentId}`,
     );
   const resumed = await resumeSettlement(
@@ -143,9 +141,9 @@ export async function runMoneyResume(
   return finishResume(run, flags, io, record, resumed);
 }
 
-function refuse(run: LiveRun, io: AuditIo, message: string): number {
+function refuse(run: LiveRun, message: string): Ending {
   run.stopListening();
-  return exitCodeOf(invalidInput(`afp audit money: ${message}`), io.err);
+  return invalidInput(`afp audit money: ${message}`);
 }
 
 async function finishResume(
@@ -154,7 +152,7 @@ async function finishResume(
   io: AuditIo,
   record: RecordFields,
   resumed: { readonly results: readonly SettlementResult[]; readonly notDue: readonly string[] },
-): Promise<number> {
+): Promise<Ending> {
   const { results, notDue } = resumed;
   const early = notDue.length === 0 ? null : `not due yet: ${notDue.join(', ')}; run --resume again once they are`;
   const ending = await finishLiveRun(run, {
@@ -177,5 +175,5 @@ async function finishResume(
     findings: run.findings.list().length,
     out: flags.out,
   });
-  return verdict.exitCode;
+  return verdict;
 }

@@ -32,8 +32,7 @@ import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './liv
 import type { RecordFields } from './json-output.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { MoneyFlags } from './audit-money-flags.ts';
-import { CommandFailure, unlessUnfinished } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
+import { CommandFailure, type Ending, unlessUnfinished } from '../core/command-failure.ts';
 
 export {
   MAX_MINUTES_DEFAULT,
@@ -66,18 +65,18 @@ export async function runMoney(
   io: AuditIo,
   clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
-): Promise<number> {
+): Promise<Ending> {
   if (flags.resume !== null) return runMoneyResume(flags, io, clock, record);
   const budgetSeconds = flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0);
   const run = await startLiveRun(COMMAND, flags.target, budgetSeconds, clock, io, { quiet: flags.quiet });
-  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);
+  if (run instanceof CommandFailure) return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
   // Both accounts at once: an afp serve on a wall clock confirms each one's simulated deposit a minute later.
   const [account, second] = await Promise.all([
     openRunAccount(run, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out }),
     secondAccount(run, flags),
   ]);
-  if (account instanceof CommandFailure) return exitCodeOf(account, io.err);
+  if (account instanceof CommandFailure) return account;
   if (second !== null && !second.ok)
     io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
   const results = await probeMoney(run, { account, second }, flags, io);
@@ -159,14 +158,14 @@ function stoppedLines(
   return { outOfTime, unanswered, stopped };
 }
 
-/** The reports written, the verdict and one line per probe printed, the --json fields recorded; returns the exit code. */
+/** The reports written, the verdict and one line per probe printed, the --json fields recorded; returns the ending. */
 async function concludeMoney(
   run: LiveRun,
   probes: { results: MoneyResults; second: LiveOutcome<LiveAccount> | null },
   flags: MoneyFlags,
   io: AuditIo,
   record: RecordFields,
-): Promise<number> {
+): Promise<Ending> {
   const { results } = probes;
   const checks = checksOfProbes(results);
   const { outOfTime, unanswered, stopped } = stoppedLines(results, probes.second, flags);
@@ -200,5 +199,5 @@ async function concludeMoney(
     findings: run.findings.list().length,
     out: flags.out,
   });
-  return verdict.exitCode;
+  return verdict;
 }

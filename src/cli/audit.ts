@@ -2,7 +2,7 @@
  * `afp audit house-edge ...`, `afp audit fairness ...` and `afp audit money ...`: the auditor's
  * commands (docs/design.md), a table of three subcommands (their definitions, and so their `--help`, are
  * in commands.ts; the entry answers `--help`). Each parses its flags strictly (every error
- * at once, exit 2) and returns its exit code; house-edge prints its seed first
+ * at once, exit 2) and returns its ending; house-edge prints its seed first
  * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).
  * A crash (a bug) is exit 1 with the seed and the error; a target that does not answer is 4.
  * Each subcommand's module is loaded when it runs (house-edge's live half only with --target):
@@ -18,8 +18,7 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { disarmTargetBudgets } from './target-budget.ts';
-import { crashed, type Ending, endingOfCode, invalidInput } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
+import { crashed, type Ending, invalidInput } from '../core/command-failure.ts';
 
 const USAGE = `usage: ${['house-edge', 'fairness', 'money'].map((name) => usageLine(definitionOf('audit', name))).join('\n       ')}`;
 
@@ -41,7 +40,7 @@ async function runAudit<F extends object>(
   flags: F | Refused,
   io: AuditIo,
   record: RecordFields,
-  run: (flags: F) => Promise<number | Ending>,
+  run: (flags: F) => Promise<Ending>,
   seedOf: (flags: F) => string | null = () => null,
 ): Promise<Ending> {
   if (refused(flags)) {
@@ -49,8 +48,7 @@ async function runAudit<F extends object>(
     return invalidInput(`${flags.errors.map((error) => `afp audit ${name}: ${error}`).join('\n')}\n${USAGE}`);
   }
   try {
-    const ended = await run(flags);
-    return typeof ended === 'number' ? endingOfCode(ended) : ended;
+    return await run(flags);
   } catch (error) {
     const seed = seedOf(flags);
     return crashed(`afp audit ${name}: crash: ${crashMessage(error)}${seed === null ? '' : `\nseed: ${seed}`}`);
@@ -95,12 +93,12 @@ const SUBCOMMANDS: Readonly<
   Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<Ending>>
 > = { 'house-edge': houseEdge, fairness, money };
 
-export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<Ending> {
   const [name, ...rest] = argv;
   const run = name === undefined ? undefined : SUBCOMMANDS[name];
   if (run === undefined) {
     const problem = name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`;
-    return exitCodeOf(invalidInput(`afp audit: ${problem}\n${USAGE}`), io.err);
+    return invalidInput(`afp audit: ${problem}\n${USAGE}`);
   }
   // The hard stop a live audit arms ends with the audit, whatever path it ended on.
   try {

@@ -116,7 +116,7 @@ export function parseCheckArgs(
   return errors.length > 0 ? { errors } : seeded;
 }
 
-export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<Ending> {
   // The hard stop a check against a target arms ends with the check, whatever path it ended on.
   try {
     return await withJsonOutput('afp check', argv, io, (human, record) => checkCommand(argv, human, record));

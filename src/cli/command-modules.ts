@@ -6,10 +6,11 @@
  * modules import their definitions, and this table imports the modules.
  */
 import type { CommandDefinition } from './command-definition.ts';
+import type { Ending } from '../core/command-failure.ts';
 import { DEFINITIONS } from './commands.ts';
 
 export interface CommandModule {
-  main(argv: string[]): Promise<number>;
+  main(argv: string[]): Promise<Ending>;
 }
 
 export interface CommandRow {

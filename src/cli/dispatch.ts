@@ -1,9 +1,11 @@
 /**
  * afp's command line, from argv to an exit code: dispatches the rows of the command table
- * (command-modules.ts), each a module exporting `main(argv: string[]): Promise<number>` that returns
- * the exit code its ending carried (command-failure.ts; process-exit.ts maps and prints it). Why
- * apart from main.ts (the process's entry, which only runs this and sets the exit code): tests
- * reach the same dispatch in-process, without a Node start per command line.
+ * (command-modules.ts), each a module exporting `main(argv: string[]): Promise<Ending>` that returns
+ * how the command ended (command-failure.ts: a failure carries its code from where it arose). This
+ * is the top, the one place that maps an ending to the exit (process-exit.ts's exitCodeOf prints a
+ * failure's message and gives its code), once per command line. Why apart from main.ts (the
+ * process's entry, which only runs this and sets the exit code): tests reach the same dispatch
+ * in-process, without a Node start per command line.
  * `--help`/`-h` is answered here for every command and subcommand, from its definition, before
  * its module is loaded; `afp --help` lists the commands, `afp --version` (`-V`) prints the version.
  * A failure thrown out of a command (src/core/command-failure.ts; a report that could not be
@@ -45,16 +47,20 @@ function asksHelp(argv: readonly string[]): boolean {
 export async function dispatch(argv: string[]): Promise<number> {
   const row = rowOf(argv);
   const ending = answeredHere(argv, row);
-  if (ending !== null || row === undefined)
-    return exitCodeOf(ending ?? invalidInput('afp: no command'), (text) => process.stderr.write(text));
+  const ended =
+    ending !== null || row === undefined ? (ending ?? invalidInput('afp: no command')) : await run(row, argv);
+  return exitCodeOf(ended, (text) => process.stderr.write(text));
+}
+
+/** The command's ending; a failure thrown out of it (not through json-output.ts) as its ending, named by the command. */
+async function run(row: CommandRow, argv: readonly string[]): Promise<Ending> {
   const command = await row.load();
   try {
     return await command.main(argv.slice(1));
   } catch (error) {
     const failure = failureOf(error);
     if (failure === null) throw error;
-    const named = new CommandFailure(failure.exitCode, `${commandName(row.definition)}: ${failure.message}`);
-    return exitCodeOf(named, (text) => process.stderr.write(text));
+    return new CommandFailure(failure.exitCode, `${commandName(row.definition)}: ${failure.message}`);
   }
 }
 

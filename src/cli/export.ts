@@ -38,7 +38,7 @@ import { CommandFailure, type Ending, invalidInput, PASSED } from '../core/comma
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
-async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
+async function exportK6(argv: readonly string[], io: AuditIo): Promise<Ending> {
   const args = parseCommand(argv, definitionOf('export', 'k6'));
   if (isUrlExport(args)) return exportK6Url(argv, args, io);
   const errors = [
@@ -314,7 +314,7 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
 
 const SUBCOMMANDS: Subcommands = { k6: exportK6 };
 
-export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<Ending> {
   return runSubcommand(argv, io, {
     name: 'export',
     missing: 'name what to export',

@@ -7,15 +7,19 @@
  * stderr (a scenario file's errors, a missing flag), so no command needs its own copy of that.
  * `seed` is text (a seed is text: `afp run --seed abc`; a check's whole number as its digits), and
  * null for invalid input, where no run took place under it.
- * The body returns its ending (src/core/command-failure.ts); process-exit.ts prints a failure's
- * message and gives its code. A failure thrown from deep under the command (a report that cannot
- * be written: OutputWriteError, exit 2 naming the path) ends it here the same way, with or without
- * --json.
+ * The body returns its ending (src/core/command-failure.ts), and so does this: without --json the
+ * top (dispatch.ts, through process-exit.ts) prints a failure's message and gives its code. With
+ * --json the failure is printed here (process-exit.ts's printEnding), before the object, since the
+ * object's `errors` are read from it and a reader of both streams sees the message, then the
+ * object, as before; the ending returned is marked already printed (its code, no message), so the
+ * top prints nothing more (docs/decisions/tooling.md, "One place maps an ending to the exit").
+ * A failure thrown from deep under the command (a report that cannot be written: OutputWriteError,
+ * exit 2 naming the path) ends it here the same way, with or without --json.
  * Non-goals: streaming; a schema per command (each definition in commands.ts names its fields).
  */
 import { EXIT_VERDICTS } from '../core/exit-codes.ts';
 import { CommandFailure, crashed, type Ending, isInvalidInput } from '../core/command-failure.ts';
-import { exitCodeOf, failureOf } from './process-exit.ts';
+import { failureOf, printEnding } from './process-exit.ts';
 
 export interface OutputIo {
   out(text: string): void;
@@ -46,14 +50,11 @@ export async function withJsonOutput<Io extends OutputIo>(
   argv: readonly string[],
   io: Io,
   body: (io: Io, record: RecordFields) => Promise<Ending>,
-): Promise<number> {
+): Promise<Ending> {
   if (!wantsJson(argv))
-    return exitCodeOf(
-      await thrownFailure(
-        command,
-        body(io, () => undefined),
-      ),
-      io.err,
+    return thrownFailure(
+      command,
+      body(io, () => undefined),
     );
   const fields: Record<string, unknown> = {};
   /** What the command printed on stderr (not its human stdout lines): its errors, when it recorded none. */
@@ -72,20 +73,20 @@ export async function withJsonOutput<Io extends OutputIo>(
   } catch (error) {
     const failure = failureOf(error);
     if (failure !== null) {
-      const code = exitCodeOf(new CommandFailure(failure.exitCode, `${command}: ${failure.message}`), io.err);
+      const printed = printEnding(new CommandFailure(failure.exitCode, `${command}: ${failure.message}`), io.err);
       fields['errors'] = [failure.message];
-      io.out(`${jsonText(envelope(command, fields, code))}\n`);
-      return code;
+      io.out(`${jsonText(envelope(command, fields, printed.exitCode))}\n`);
+      return printed;
     }
     fields['error'] = error instanceof Error ? error.message : String(error);
     io.out(`${jsonText(envelope(command, fields, crashed().exitCode))}\n`);
     throw error;
   }
-  const code = exitCodeOf(ending, human.err);
-  if (isInvalidInput(code) && fields['errors'] === undefined)
+  const printed = printEnding(ending, human.err);
+  if (isInvalidInput(printed) && fields['errors'] === undefined)
     fields['errors'] = printedErrorLines(command, printedErrors);
-  io.out(`${jsonText(envelope(command, fields, code))}\n`);
-  return code;
+  io.out(`${jsonText(envelope(command, fields, printed.exitCode))}\n`);
+  return printed;
 }
 
 /** A failure thrown from under the command (OutputWriteError), returned as its ending, named by the command. */

@@ -51,7 +51,7 @@ async function scenarioThresholds(
     : { errors: thresholds.errors.map((error) => `${file}: ${error}`) };
 }
 
-export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<Ending> {
   return withJsonOutput('afp load merge', argv, io, (human, record) => mergeCommand(argv, human, record));
 }
 

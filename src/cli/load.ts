@@ -51,7 +51,7 @@ function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
   return { engine: argv[at + 1] ?? '', rest: [...argv.slice(0, at), ...argv.slice(at + 2)] };
 }
 
-export async function main(argv: string[], io: LoadIo = LOAD_PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: LoadIo = LOAD_PROCESS_IO): Promise<Ending> {
   if (argv[0] === 'merge') return (await import('./load-merge.ts')).main(argv.slice(1), io);
   return withJsonOutput('afp load', argv, io, (human, record) => loadCommand(argv, human, record));
 }

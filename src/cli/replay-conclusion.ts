@@ -11,7 +11,7 @@ import type { Speed } from '../replay/pacing.ts';
 import type { RecordFields } from './json-output.ts';
 import { checkFailed, type Ending, PASSED, unsettled } from '../core/command-failure.ts';
 
-/** The replay's reports written and summed up; its exit code. */
+/** The replay's reports written and summed up; its ending. */
 export function concludeReplay(
   report: ReplayReportInput,
   out: string,

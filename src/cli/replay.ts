@@ -48,7 +48,7 @@ const PROCESS_IO: ReplayIo = {
   onInterrupt: onProcessInterrupt,
 };
 
-export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<Ending> {
   return withJsonOutput('afp replay', argv, io, (human, record) => replayCommand(argv, human, record));
 }
 

@@ -66,7 +66,7 @@ function recordClash(recordFile: string, scenarioFile: string, out: string): str
   return null;
 }
 
-/** Runs a valid scenario with the flags given; returns the exit code (run.ts's contract). */
+/** Runs a valid scenario with the flags given; returns its ending (run.ts's contract). */
 export async function runLoadedScenario(
   flags: RunFlags,
   loaded: LoadedScenario,

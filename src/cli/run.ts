@@ -62,7 +62,7 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   return { flags, errors };
 }
 
-export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<Ending> {
   return withJsonOutput('afp run', argv, io, (human, record) => runCommand(argv, human, record));
 }
 

@@ -124,7 +124,7 @@ export function starterScenarioText(name: string, archetypes: StarterArchetypes,
   ].join('\n');
 }
 
-async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
+async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<Ending> {
   const args = parseArgs(argv, { name: 'string', force: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length > 1) errors.push(`name at most one file, got ${args.positionals.length}`);
@@ -150,7 +150,7 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<Ending
   return PASSED;
 }
 
-function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
+function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<Ending> {
   return withJsonOutput('afp scenario check', argv, io, (human, record) => checkScenarioFile(argv, human, record));
 }
 
@@ -176,7 +176,7 @@ async function checkScenarioFile(argv: readonly string[], io: AuditIo, record: R
 
 const SUBCOMMANDS: Subcommands = { new: scenarioNew, check: scenarioCheck };
 
-export function runScenarioCommand(argv: readonly string[], io: AuditIo): Promise<number> {
+export function runScenarioCommand(argv: readonly string[], io: AuditIo): Promise<Ending> {
   return runSubcommand(argv, io, {
     name: 'scenario',
     missing: 'name what to do: new or check',
@@ -186,6 +186,6 @@ export function runScenarioCommand(argv: readonly string[], io: AuditIo): Promis
   });
 }
 
-export function main(argv: string[]): Promise<number> {
+export function main(argv: string[]): Promise<Ending> {
   return runScenarioCommand(argv, AUDIT_PROCESS_IO);
 }

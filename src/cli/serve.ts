@@ -55,7 +55,6 @@ import { announcedUrls } from '../server/announced-urls.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { crashed, type Ending, invalidInput, isInvalidInput, PASSED } from '../core/command-failure.ts';
-import { exitCodeOf } from './process-exit.ts';
 import { parseServeArgs, type ServeDialect, type ServeFlags } from './serve-flags.ts';
 import { logSettingsOf, resolveSettings, withDeployedRules, type ServedSettings } from './serve-settings.ts';
 
@@ -88,11 +87,7 @@ async function dialectServing(
   };
 }
 
-export async function main(argv: string[]): Promise<number> {
-  return exitCodeOf(await serveCommand(argv), (text) => process.stderr.write(text));
-}
-
-async function serveCommand(argv: string[]): Promise<Ending> {
+export async function main(argv: string[]): Promise<Ending> {
   const flags = parseServeArgs(argv, Date.now());
   if ('errors' in flags) {
     return invalidInput(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}`);

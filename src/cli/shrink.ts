@@ -37,10 +37,10 @@ const PROCESS_IO: ShrinkIo = {
   errIsTty: process.stderr.isTTY,
 };
 
-export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
+export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<Ending> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(`${USAGE}\n`);
-    return Promise.resolve(PASSED.exitCode);
+    return Promise.resolve(PASSED);
   }
   return withJsonOutput('afp shrink', argv, io, (human, record) => shrinkCommand(argv, human, record));
 }

@@ -56,10 +56,10 @@ async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFiel
   return mergeSweep(args, io, record);
 }
 
-export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> {
+export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<Ending> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(`${USAGE}\n`);
-    return Promise.resolve(PASSED.exitCode);
+    return Promise.resolve(PASSED);
   }
   if (argv[0] === 'merge')
     return withJsonOutput('afp sweep merge', argv, io, (human, record) => runMerge(argv.slice(1), human, record));

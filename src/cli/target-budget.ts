@@ -6,7 +6,10 @@
  * the sum. Once the budget (and its grace, for commands that wind up after their budget) is spent,
  * the command ends with exit 4 and one line naming the target, the budget and the calls that
  * never finished (with --json, stdout still gets its one object: verdict liveness, that line as
- * `error`). The timer is unref'd: it never keeps a finished command alive.
+ * `error`). The timer is unref'd: it never keeps a finished command alive. Why the stop prints and
+ * exits here (process-exit.ts's exitProcessNow) rather than returning an ending to the top like every
+ * other failure: it fires from a timer while the command is still awaiting a call that never
+ * answers, so there is no caller to return to, and the command's own promise may never settle.
  * Non-goals: saving a partial report (a command's own deadline does that within its budget).
  */
 import { ANSWER_BYTES_MAX_DEFAULT, ANSWER_MB_LIMIT, MIB, setAnswerBytesMax } from '../client/answer-limits.ts';
@@ -15,7 +18,7 @@ import type { ParsedArgs } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
 import { envelopeText, wantsJson } from './json-output.ts';
 import { unsettled } from '../core/command-failure.ts';
-import { exitCodeOf, exitProcessNow } from './process-exit.ts';
+import { exitProcessNow } from './process-exit.ts';
 
 /** The largest --max-seconds of a command that takes it here (a day). */
 export const BUDGET_SECONDS_LIMIT = 86_400;
@@ -76,10 +79,12 @@ export function armTargetBudget(options: {
     const failure = unsettled(
       `afp ${options.command}: the time budget of ${options.seconds} s against ${options.target} is spent (--max-seconds); calls that never finished: ${calls}`,
     );
-    const code = exitCodeOf(failure, options.write ?? ((text: string) => process.stderr.write(text)));
-    if (wantsJson(process.argv.slice(2)))
-      process.stdout.write(`${envelopeText(`afp ${options.command}`, { error: failure.message.trim() }, code)}\n`);
-    exitProcessNow(failure);
+    exitProcessNow(failure, options.write ?? ((text: string) => process.stderr.write(text)), () => {
+      if (wantsJson(process.argv.slice(2)))
+        process.stdout.write(
+          `${envelopeText(`afp ${options.command}`, { error: failure.message.trim() }, failure.exitCode)}\n`,
+        );
+    });
   }, options.seconds * 1_000);
   timer.unref();
   ARMED.add(timer);

@@ -72,7 +72,7 @@ export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly
   return { inputs, urls: args.positionals, out, force, timeoutMs, budgetSeconds };
 }
 
-async function probe(argv: readonly string[], io: AuditIo): Promise<Ending | number> {
+async function probe(argv: readonly string[], io: AuditIo): Promise<Ending> {
   // The hard stop a probe arms ends with the probe, whatever path it ended on.
   try {
     return await withJsonOutput('afp target probe', argv, io, (human, record) => probeCommand(argv, human, record));
@@ -149,7 +149,7 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
 
 const SUBCOMMANDS: Subcommands = { probe };
 
-export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<number> {
+export async function main(argv: string[], io: AuditIo = AUDIT_PROCESS_IO): Promise<Ending> {
   return runSubcommand(argv, io, {
     name: 'target',
     missing: 'name a subcommand',

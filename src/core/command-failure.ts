@@ -1,9 +1,10 @@
 /**
  * Errors that carry their exit code, as k6's `errext` does: a failure gets its code once, where it
  * arises (a flag afp refuses, a target that does not answer, a finding at `--fail-on`, a load
- * threshold), and travels up as a value; one place at the top (src/cli/process-exit.ts) turns it
- * into the process's exit and prints its message. Why: when each command picked its own codes, the
- * same cause ("an unanswered probe exits 4") had to be fixed in every command that met it.
+ * threshold), and travels up as a value to each command's `main`, which returns it; one place at
+ * the top (src/cli/dispatch.ts, through src/cli/process-exit.ts) turns it into the process's exit
+ * and prints its message. Why: when each command picked its own codes, the same cause ("an
+ * unanswered probe exits 4") had to be fixed in every command that met it.
  * Expected failures are returned (`Ending`); a writer deep under a command throws one
  * (OutputWriteError), and the top catches it the same way. The codes are docs/design.md's table
  * (exit-codes.ts).
@@ -104,11 +105,4 @@ export function passed(ending: Ending): ending is Passed {
  */
 export function unlessUnfinished(ending: Ending, unfinished: boolean): Ending {
   return passed(ending) && unfinished ? unsettled() : ending;
-}
-
-/** The ending an exit code stands for (a code that crossed a process or worker boundary). */
-export function endingOfCode(code: number): Ending {
-  if (code === EXIT.ok) return PASSED;
-  const known = (Object.values(EXIT) as number[]).includes(code);
-  return new CommandFailure(known ? (code as ExitCode) : EXIT.crash);
 }

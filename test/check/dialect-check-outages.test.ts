@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main as checkMain } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
@@ -17,6 +17,9 @@ import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
 import { moneyAudit } from '../fixtures/money-audit.ts';
 import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const START_MS = Date.parse('2026-02-01T00:00:00.000Z');
 const HOUR_MS = 3_600_000;

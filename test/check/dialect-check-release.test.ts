@@ -8,13 +8,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
 import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -8,12 +8,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const SERVICE_ROWS = [

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { Deadline } from '../../src/live/deadline.ts';
 import { SYSTEM_LIVE_CLOCK } from '../../src/cli/audit-io.ts';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
@@ -15,6 +15,9 @@ import { RemoteServeClock, waitClockOf } from '../../src/live/remote-serve-clock
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const serve = manualServes({

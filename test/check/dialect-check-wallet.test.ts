@@ -8,12 +8,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const WALLET_ROWS = ['walletBalance', 'walletSend', 'walletWrongKey', 'walletQuoteFee'];

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { Deadline } from '../../src/live/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
@@ -22,6 +22,9 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };

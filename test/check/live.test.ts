@@ -11,7 +11,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/run-check.ts';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
@@ -19,6 +19,9 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { ClockMode } from '../../src/server/serve-clock.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES, type TrustedProxies } from '../../src/http/trusted-proxies.ts';
 import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const handles: ServeHandle[] = [];
 

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main as checkMain } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { parseDeployedRulesFile } from '../../src/cli/deployed-rules-file.ts';
 import { formatDecimal } from '../../src/core/money.ts';
 import {
@@ -22,6 +22,9 @@ import {
 import { serveDeployedRules } from '../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-minimum-wording-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
@@ -21,6 +21,9 @@ import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
 import { ESCROW_FEE_UNSTATED, rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

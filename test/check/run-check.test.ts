@@ -2,9 +2,12 @@
 // short sequence that names the failing command, and replays from its printed seed and path.
 import { describe, expect, it } from 'vitest';
 import { runCheck, type CheckResult } from '../../src/check/run-check.ts';
-import { main } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { shellWord } from '../../src/core/shell-words.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 function failureOf(result: CheckResult): NonNullable<CheckResult['failure']> {
   expect(result.ok).toBe(false);

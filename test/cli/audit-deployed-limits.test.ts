@@ -24,6 +24,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { sink } from '../fixtures/audit-sink.ts';
 import { deployedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes, movingClock } from '../fixtures/manual-serves.ts';
+import { codeOf } from './ending-code.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-deployed-limits-'));
@@ -85,7 +86,10 @@ async function videoPoker(name: string, edit: (text: string) => string = (text) 
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const printed = sink();
   const startedMs = handle.clock.nowMs();
-  const code = await runHouseEdgeLive({ ...flags, quiet: true }, printed.io, movingClock(casino, startedMs));
+  const code = await codeOf(
+    runHouseEdgeLive({ ...flags, quiet: true }, printed.io, movingClock(casino, startedMs)),
+    printed.io,
+  );
   const text = printed.text();
   expect([0, 3], text).toContain(code);
   expect(text).toContain('bets: 80 placed, 80 verified, 0 refused');

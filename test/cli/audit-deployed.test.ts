@@ -25,6 +25,7 @@ import { GAME_IDS } from '../../src/services/casino/games/game.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedTargetText } from '../fixtures/deployed-target.ts';
+import { codeOf } from './ending-code.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-deployed-'));
@@ -117,7 +118,7 @@ async function houseEdge(served: Stand, out: string, extra: readonly string[]): 
   );
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const sink = io();
-  const code = await runHouseEdgeLive(flags, sink.io, served.clock);
+  const code = await codeOf(runHouseEdgeLive(flags, sink.io, served.clock), sink.io);
   return { code, ...sink.ran() };
 }
 
@@ -130,7 +131,7 @@ async function money(served: Stand, out: string): Promise<Ran> {
   );
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const sink = io();
-  const code = await runMoney(flags, sink.io, served.clock);
+  const code = await codeOf(runMoney(flags, sink.io, served.clock), sink.io);
   return { code, ...sink.ran() };
 }
 
@@ -186,7 +187,7 @@ async function fairness(served: Stand, key: string, out: string): Promise<Ran> {
   const flags = parseFairnessArgs(['--target', served.targetFile, '--key', key, '--out', join(DIR, out)], START_MS);
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const sink = io();
-  const code = await runFairness(flags, sink.io, served.clock);
+  const code = await codeOf(runFairness(flags, sink.io, served.clock), sink.io);
   return { code, ...sink.ran() };
 }
 

@@ -6,8 +6,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/audit.ts';
+import { main as auditEnding } from '../../src/cli/audit.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
+import { coded } from './ending-code.ts';
+
+const main = coded(auditEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-edge-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { AfpClient } from '../../src/client/client.ts';
 import { httpTransport } from '../../src/client/http-transport.ts';
-import { main } from '../../src/cli/audit.ts';
+import { main as auditEnding } from '../../src/cli/audit.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
@@ -22,6 +22,9 @@ import { GAME_IDS } from '../../src/services/casino/games/game.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from './ending-code.ts';
+
+const main = coded(auditEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-live-'));
 const handles: ServeHandle[] = [];

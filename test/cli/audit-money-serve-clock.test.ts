@@ -18,6 +18,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
+import { codeOf } from './ending-code.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-money-serve-clock-'));
@@ -49,7 +50,7 @@ async function audit(
   let err = '';
   const io: AuditIo = { out: (chunk) => void (text += chunk), err: (chunk) => void (err += chunk) };
   const wall = stillWall();
-  const code = await runMoney({ ...flags, quiet: true }, io, wall);
+  const code = await codeOf(runMoney({ ...flags, quiet: true }, io, wall), io);
   return { code, out: text, err, wallMs: wall.waitedMs(), findings: readFileSync(join(out, 'findings.json'), 'utf8') };
 }
 

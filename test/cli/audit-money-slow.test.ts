@@ -18,6 +18,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { codeOf } from './ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-money-slow-'));
 const handles: ServeHandle[] = [];
@@ -65,7 +66,7 @@ async function money(
   let text = '';
   let err = '';
   const io: AuditIo = { out: (chunk) => void (text += chunk), err: (chunk) => void (err += chunk) };
-  const code = await runMoney(flags, io, clock);
+  const code = await codeOf(runMoney(flags, io, clock), io);
   return { code, out: text, err };
 }
 

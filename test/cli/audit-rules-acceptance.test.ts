@@ -27,6 +27,7 @@ import {
   PUBLISHED_DEPLOYED_RULES,
   withRuleOverrides,
 } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
+import { codeOf } from './ending-code.ts';
 
 const DIR = process.env['AFP_KEEP'] ?? mkdtempSync(join(tmpdir(), 'afp-acceptance-'));
 afterAll(() => {
@@ -94,7 +95,7 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const ran = sink();
-      const code = await runHouseEdgeLive(flags, ran.io, served.clock);
+      const code = await codeOf(runHouseEdgeLive(flags, ran.io, served.clock), ran.io);
       expect([0, 3], ran.text()).toContain(code);
       const edges = (JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8')) as { variants: EdgeRow[] }).variants;
       const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] })
@@ -143,7 +144,7 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
       );
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
-      expect([0, 3], fair.text()).toContain(await runFairness(fairFlags, fair.io, served.clock));
+      expect([0, 3], fair.text()).toContain(await codeOf(runFairness(fairFlags, fair.io, served.clock), fair.io));
       // The coin flips paid 1.97× agree with the multiplier they show: a rule finding stating the payout, no money finding.
       const fairFindings = (
         JSON.parse(readFileSync(join(DIR, 'fair', 'findings.json'), 'utf8')) as { findings: Finding[] }
@@ -171,7 +172,7 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
       );
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
-      expect([0, 3], money.text()).toContain(await runMoney(moneyFlags, money.io, served.clock));
+      expect([0, 3], money.text()).toContain(await codeOf(runMoney(moneyFlags, money.io, served.clock), money.io));
       const check = await runCliChild(['check', '--target', served.casino, '--runs', '2', '--seed', '3', '--quiet'], {
         timeoutMs: 60_000,
       });
@@ -200,7 +201,10 @@ describe('issue 68 acceptance: a stand-in whose every game keeps its own word pa
         findingsAt(folder)
           .filter(grave)
           .map((finding) => `${finding.severity} ${finding.id}: ${finding.title}`);
-      expect(await runHouseEdgeLive(flags, edge.io, served.clock), graveOf('own-edge').join('\n')).toBe(0);
+      expect(
+        await codeOf(runHouseEdgeLive(flags, edge.io, served.clock), edge.io),
+        graveOf('own-edge').join('\n'),
+      ).toBe(0);
       // Every game's word was read where the target wrote it, and held: the list's for most, the answers' for three.
       const edges = (JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8')) as { variants: EdgeRow[] }).variants;
       expect(edges.filter((row) => row.game !== 'video_poker').map((row) => [row.variant, row['verdict']])).toEqual(
@@ -214,7 +218,9 @@ describe('issue 68 acceptance: a stand-in whose every game keeps its own word pa
       );
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
-      expect(await runFairness(fairFlags, fair.io, served.clock), graveOf('own-fair').join('\n')).toBe(0);
+      expect(await codeOf(runFairness(fairFlags, fair.io, served.clock), fair.io), graveOf('own-fair').join('\n')).toBe(
+        0,
+      );
       const moneyFlags = parseMoneyArgs(
         [
           '--target',
@@ -230,7 +236,10 @@ describe('issue 68 acceptance: a stand-in whose every game keeps its own word pa
       );
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
-      expect(await runMoney(moneyFlags, money.io, served.clock), graveOf('own-money').join('\n')).toBe(0);
+      expect(
+        await codeOf(runMoney(moneyFlags, money.io, served.clock), money.io),
+        graveOf('own-money').join('\n'),
+      ).toBe(0);
       const check = await runCliChild(['check', '--target', served.casino, '--runs', '2', '--seed', '3', '--quiet'], {
         timeoutMs: 60_000,
       });

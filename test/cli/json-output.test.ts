@@ -5,13 +5,19 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main as auditMain } from '../../src/cli/audit.ts';
-import { main as checkMain } from '../../src/cli/check.ts';
-import { main as runMain } from '../../src/cli/run.ts';
-import { runScenarioCommand } from '../../src/cli/scenario.ts';
+import { main as auditEnding } from '../../src/cli/audit.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
+import { runScenarioCommand as runScenarioCommandEnding } from '../../src/cli/scenario.ts';
 import { printedErrorLines, withJsonOutput } from '../../src/cli/json-output.ts';
 import { OutputWriteError } from '../../src/core/output-write-error.ts';
 import { PASSED, type Ending } from '../../src/core/command-failure.ts';
+import { codeOf, coded } from './ending-code.ts';
+
+const auditMain = coded(auditEnding);
+const checkMain = coded(checkEnding);
+const runMain = coded(runEnding);
+const runScenarioCommand = coded(runScenarioCommandEnding);
 
 const work = mkdtempSync(join(tmpdir(), 'afp-json-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -172,10 +178,13 @@ describe('--json', () => {
 
   test('the seed is text whatever the command recorded; a report that cannot be written is exit 2 naming it', async () => {
     const numbered = await collect((io) =>
-      withJsonOutput('afp x', ['--json'], io, (_human, record) => {
-        record({ seed: 12 });
-        return Promise.resolve(PASSED);
-      }),
+      codeOf(
+        withJsonOutput('afp x', ['--json'], io, (_human, record) => {
+          record({ seed: 12 });
+          return Promise.resolve(PASSED);
+        }),
+        io,
+      ),
     );
     expect(only(numbered.out)['seed']).toBe('12');
     const unwritable = new OutputWriteError(
@@ -184,10 +193,10 @@ describe('--json', () => {
     );
     expect(unwritable.message).toBe('cannot write out/agents.csv: it is a directory (EISDIR)');
     const fail = (): Promise<Ending> => Promise.reject(unwritable);
-    const json = await collect((io) => withJsonOutput('afp x', ['--json'], io, fail));
+    const json = await collect((io) => codeOf(withJsonOutput('afp x', ['--json'], io, fail), io));
     expect(json.code).toBe(2);
     expect(only(json.out)).toMatchObject({ verdict: 'invalid-input', errors: [unwritable.message] });
-    const plain = await collect((io) => withJsonOutput('afp x', [], io, fail));
+    const plain = await collect((io) => codeOf(withJsonOutput('afp x', [], io, fail), io));
     expect(plain).toEqual({ code: 2, out: '', err: `afp x: ${unwritable.message}\n` });
   });
 

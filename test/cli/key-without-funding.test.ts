@@ -18,6 +18,7 @@ import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
 import { autocannonMain } from '../../src/cli/load-autocannon.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
 import { sink } from '../fixtures/audit-sink.ts';
+import { codeOf } from './ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-key-without-funding-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -52,7 +53,7 @@ describe('--key with a target file whose keys_env is unset', () => {
     const flags = parseFairnessArgs(['--target', file, '--key', 'sk_test_1', '--out', join(DIR, 'fairness')], 0);
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const printed = sink();
-    const code = await runFairness(flags, printed.io);
+    const code = await codeOf(runFairness(flags, printed.io), printed.io);
     expect(printed.text()).not.toContain(UNSET);
     expect(code, printed.text()).toBe(EXIT.liveness);
   });
@@ -64,7 +65,7 @@ describe('--key with a target file whose keys_env is unset', () => {
     );
     if ('errors' in keyed) throw new Error(keyed.errors.join('; '));
     const printed = sink();
-    const code = await runHouseEdgeLive(keyed, printed.io);
+    const code = await codeOf(runHouseEdgeLive(keyed, printed.io), printed.io);
     expect(printed.text()).not.toContain(UNSET);
     expect(code, printed.text()).toBe(EXIT.liveness);
 
@@ -74,7 +75,7 @@ describe('--key with a target file whose keys_env is unset', () => {
     );
     if ('errors' in unkeyed) throw new Error(unkeyed.errors.join('; '));
     const without = sink();
-    expect(await runHouseEdgeLive(unkeyed, without.io), without.text()).toBe(EXIT.invalidInput);
+    expect(await codeOf(runHouseEdgeLive(unkeyed, without.io), without.io), without.text()).toBe(EXIT.invalidInput);
     expect(without.text()).toContain(`environment variable ${UNSET} is not set or holds no key`);
   });
 

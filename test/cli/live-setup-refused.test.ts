@@ -13,12 +13,16 @@ import type { WaitClock } from '../../src/core/clock.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
-import { main as checkMain } from '../../src/cli/check.ts';
+import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deployedTargetText } from '../fixtures/deployed-target.ts';
+import { coded } from './ending-code.ts';
+import { codeOf } from './ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-setup-refused-'));
@@ -87,7 +91,7 @@ describe('a live target that will not set up the run', () => {
     const flags = parseMoneyArgs(['--target', targetFile, '--out', join(DIR, 'money')], START_MS);
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const run = sink();
-    const code = await runMoney(flags, run.io, clock);
+    const code = await codeOf(runMoney(flags, run.io, clock), run.io);
     expect(code, run.err()).toBe(EXIT.liveness);
     expect(run.err()).toContain('the faucet claim failed: 429 ip_rate_limited');
     expect(run.err()).toContain("which refused (a deployment's faucet credits an IP once a day)");
@@ -101,7 +105,7 @@ describe('a live target that will not set up the run', () => {
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const run = sink();
-    const code = await runMoney(flags, run.io, clock);
+    const code = await codeOf(runMoney(flags, run.io, clock), run.io);
     expect(code, run.err()).toBe(EXIT.invalidInput);
     expect(run.err()).toContain('the given key is refused by deployed: 401');
   });

@@ -5,12 +5,15 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/load.ts';
+import { main as loadEnding } from '../../src/cli/load.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import { loadRunFileText } from '../../src/load/load-run-file.ts';
 import { parseLoadFile } from '../../src/load/merge-files.ts';
 import { shardArrivals } from '../../src/load/shard.ts';
 import { recorded, runFile, samples } from '../load/load-run-fixture.ts';
+import { coded } from './ending-code.ts';
+
+const main = coded(loadEnding);
 
 const root = join(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'afp-load-merge-cli-'));

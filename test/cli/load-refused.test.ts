@@ -9,9 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/load.ts';
+import { main as loadEnding } from '../../src/cli/load.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import { mostlyRefused, refusedAnswers } from '../../src/load/refused-answers.ts';
+import { coded } from './ending-code.ts';
+
+const main = coded(loadEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-refused-'));
 const servers: Server[] = [];

@@ -10,13 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { main as exportMain } from '../../src/cli/export.ts';
-import { main as loadMain } from '../../src/cli/load.ts';
+import { main as exportEnding } from '../../src/cli/export.ts';
+import { main as loadEnding } from '../../src/cli/load.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { coded } from './ending-code.ts';
+
+const exportMain = coded(exportEnding);
+const loadMain = coded(loadEnding);
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SCENARIOS = join(ROOT, 'scenarios');

@@ -10,8 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { main, type LoadIo } from '../../src/cli/load.ts';
+import { main as loadEnding, type LoadIo } from '../../src/cli/load.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
+import { coded } from './ending-code.ts';
+
+const main = coded(loadEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-load-url-'));
 const servers: Server[] = [];

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/core/exit-codes.ts';
-import { main, type LoadIo } from '../../src/cli/load.ts';
-import { main as runMain } from '../../src/cli/run.ts';
+import { main as loadEnding, type LoadIo } from '../../src/cli/load.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
@@ -18,6 +18,10 @@ import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from './ending-code.ts';
+
+const main = coded(loadEnding);
+const runMain = coded(runEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-load-cli-'));
 const handles: ServeHandle[] = [];

@@ -9,7 +9,7 @@ import { afterAll, expect, test } from 'vitest';
 import { runLoadedScenario } from '../../src/cli/run-scenario.ts';
 import { readScenarioFile } from '../../src/cli/scenario-file.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
-import { exitCodeOf } from '../../src/cli/process-exit.ts';
+import { codeOf } from './ending-code.ts';
 import type { AnyAgentDefinition } from '../../src/agent/agent.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-run-crash-'));
@@ -46,7 +46,10 @@ test('a run that crashes writes its record so far, complete: false, with the cou
     quiet: true,
   };
   // The crash and where its record went are the failure's message, printed by the top as the command ends.
-  const code = exitCodeOf(await runLoadedScenario(flags, { ...loaded, agents }, '7', io, () => {}), io.err);
+  const code = await codeOf(
+    runLoadedScenario(flags, { ...loaded, agents }, '7', io, () => {}),
+    io,
+  );
   expect(code).toBe(EXIT.crash);
   expect(err.join('')).toContain('an archetype bug');
   expect(err.join('')).toContain(`afp run: the record of the run up to the crash (complete: false) is in ${file}`);

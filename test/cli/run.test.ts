@@ -10,9 +10,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main as runMain } from '../../src/cli/run.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
 import { defaultRunOutDir, seedPathPart } from '../../src/report/out-dir.ts';
 import { interruptCliChild } from '../fixtures/cli-child.ts';
+import { coded } from './ending-code.ts';
+
+const runMain = coded(runEnding);
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'afp-run-'));

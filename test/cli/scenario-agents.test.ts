@@ -9,11 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { AGENT_NAMES, AGENTS, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
-import { runAgents } from '../../src/cli/agents.ts';
-import { nameFromFile, runScenarioCommand, starterScenarioText } from '../../src/cli/scenario.ts';
+import { runAgents as runAgentsEnding } from '../../src/cli/agents.ts';
+import {
+  nameFromFile,
+  runScenarioCommand as runScenarioCommandEnding,
+  starterScenarioText,
+} from '../../src/cli/scenario.ts';
 import { runScenarioWith } from '../../src/sim/runner.ts';
 import { parseScenario } from '../../src/scenario/scenario.ts';
 import { archetypeParamsJsonSchema } from '../../src/scenario/scenario-schema.ts';
+import { coded } from './ending-code.ts';
+
+const runAgents = coded(runAgentsEnding);
+const runScenarioCommand = coded(runScenarioCommandEnding);
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'afp-scenario-cli-'));

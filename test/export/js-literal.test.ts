@@ -4,8 +4,11 @@
 // was a script k6 could not parse ("Unterminated string literal", exit 255). Pure: the URL export
 // writes to a string, no request is sent.
 import { describe, expect, test } from 'vitest';
-import { main as exportMain } from '../../src/cli/export.ts';
+import { main as exportEnding } from '../../src/cli/export.ts';
 import { jsComment, jsLiteral, jsonSource, jsString } from '../../src/export/k6/js-literal.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const exportMain = coded(exportEnding);
 
 const LS = '\u2028';
 const PS = '\u2029';

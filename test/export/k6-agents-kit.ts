@@ -14,14 +14,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { main as exportMain } from '../../src/cli/export.ts';
-import { main as loadMain } from '../../src/cli/load.ts';
+import { main as exportEnding } from '../../src/cli/export.ts';
+import { main as loadEnding } from '../../src/cli/load.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { k6ForTests } from '../fixtures/k6-binary.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const exportMain = coded(exportEnding);
+const loadMain = coded(loadEnding);
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** The real k6 (K6_BIN, PATH, ../shared/tools) and why the k6 tests are skipped here, if they are: test/fixtures/k6-binary.ts. */

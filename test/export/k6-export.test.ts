@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
-import { main as exportMain } from '../../src/cli/export.ts';
+import { main as exportEnding } from '../../src/cli/export.ts';
 import { jsLiteral, jsValueOf } from '../../src/export/k6/js-literal.ts';
 import { GUARDED_METRICS, k6Options } from '../../src/export/k6/k6-options.ts';
 import { exportK6Script } from '../../src/export/k6/k6-script.ts';
@@ -17,6 +17,9 @@ import { ALL_ROUTES as BUNDLED_ROUTES } from '../../src/export/k6/shims/route-ro
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { AGENTS } from '../../agents/index.ts';
 import { scenarioFromTable } from '../../src/agent/load-scenario.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const exportMain = coded(exportEnding);
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SMOKE = join(ROOT, 'scenarios', 'k6-smoke.yaml');

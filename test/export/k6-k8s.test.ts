@@ -20,11 +20,14 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { main as exportMain } from '../../src/cli/export.ts';
+import { main as exportEnding } from '../../src/cli/export.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { k6ForTests } from '../fixtures/k6-binary.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const exportMain = coded(exportEnding);
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const { path: K6, skip: K6_SKIP } = k6ForTests();

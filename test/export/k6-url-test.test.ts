@@ -13,11 +13,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main as exportMain } from '../../src/cli/export.ts';
-import { main as loadMain } from '../../src/cli/load.ts';
+import { main as exportEnding } from '../../src/cli/export.ts';
+import { main as loadEnding } from '../../src/cli/load.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import { k6ForTests } from '../fixtures/k6-binary.ts';
 import { selfSignedCertificate } from '../fixtures/self-signed.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const exportMain = coded(exportEnding);
+const loadMain = coded(loadEnding);
 
 const { path: K6, skip: K6_SKIP } = k6ForTests();
 const scratch = mkdtempSync(join(tmpdir(), 'afp-k6-url-test-'));

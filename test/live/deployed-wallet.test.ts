@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Deadline } from '../../src/live/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
-import { main as targetMain } from '../../src/cli/target.ts';
+import { main as targetEnding } from '../../src/cli/target.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_MARKERS } from '../../src/live/dialects/deployed/markers.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
@@ -21,6 +21,9 @@ import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
 import { moneyProbesOn } from '../fixtures/money-probes-run.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const targetMain = coded(targetEnding);
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const scratch = mkdtempSync(join(tmpdir(), 'afp-deployed-wallet-'));

@@ -28,6 +28,7 @@ import { startServe } from '../../src/server/listeners.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { sink } from '../fixtures/audit-sink.ts';
+import { codeOf } from '../cli/ending-code.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-float-money-'));
@@ -151,7 +152,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const out = sink();
-    const code = await runFairness(flags, out.io, clock);
+    const code = await codeOf(runFairness(flags, out.io, clock), out.io);
     expect(code, out.text()).toBe(0);
     expect(out.text()).toContain(
       'bets: 10 listed of 10 in the history, 10 audited, 10 verified under the deployed scheme',
@@ -187,7 +188,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const out = sink();
-    const code = await runHouseEdgeLive(flags, out.io, clock);
+    const code = await codeOf(runHouseEdgeLive(flags, out.io, clock), out.io);
     // The published keno draws 5–8 numbers (DEPLOYED.md §2.5): its edges run from −250% to 100%,
     // far from the "~8%" its game list states, a true critical per spot count (exit 3); nothing
     // else is grave: the returns are read from the credits.
@@ -232,7 +233,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const out = sink();
-    const code = await runMoney(flags, out.io, clock);
+    const code = await codeOf(runMoney(flags, out.io, clock), out.io);
     expect(code, out.text()).toBe(0);
     expect(out.text()).not.toContain('could not be read');
     expect(out.text()).toMatch(/^ran {5}bets-balance: 10 bets of 0\.01, balance /m);

@@ -26,6 +26,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import type { ServeHandle } from '../../src/server/listeners.ts';
 import { manualServes, movingClock } from '../fixtures/manual-serves.ts';
 import { sink } from '../fixtures/audit-sink.ts';
+import { codeOf } from '../cli/ending-code.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const HOUR_MS = 3_600_000;
@@ -75,7 +76,7 @@ async function money(argv: readonly string[], out: string): Promise<{ code: numb
   const flags = parseMoneyArgs([...argv, '--out', out, '--quiet'], START_MS);
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const printed = sink();
-  const code = await runMoney(flags, printed.io, stillWall());
+  const code = await codeOf(runMoney(flags, printed.io, stillWall()), printed.io);
   let findings = '';
   try {
     findings = readFileSync(join(out, 'findings.json'), 'utf8');

@@ -16,6 +16,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deployedTargetText } from '../fixtures/deployed-target.ts';
 import { sink } from '../fixtures/audit-sink.ts';
+import { codeOf } from '../cli/ending-code.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const HOUR_MS = 3_600_000;
@@ -72,7 +73,7 @@ async function money(served: { clock: WaitClock }, argv: readonly string[]): Pro
   const flags = parseMoneyArgs([...argv, '--quiet'], START_MS);
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const printed = sink();
-  const code = await runMoney(flags, printed.io, served.clock);
+  const code = await codeOf(runMoney(flags, printed.io, served.clock), printed.io);
   return { code, text: printed.text() };
 }
 

@@ -9,9 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main, type LoadIo } from '../../src/cli/load.ts';
+import { main as loadEnding, type LoadIo } from '../../src/cli/load.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import { selfSignedCertificate } from '../fixtures/self-signed.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(loadEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-url-tls-'));
 const certificate = selfSignedCertificate();

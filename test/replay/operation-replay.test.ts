@@ -10,12 +10,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/replay.ts';
+import { main as replayEnding } from '../../src/cli/replay.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { recordScenario, serveFromScenario, type ScenarioRecording } from './scenario-replay-fixture.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(replayEnding);
 
 const SCENARIO = `
 name: operation-replay

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AfpClient } from '../../src/client/client.ts';
 import { inProcessTransport } from '../../src/client/in-process.ts';
 import type { Transport } from '../../src/client/transport.ts';
-import { main } from '../../src/cli/replay.ts';
+import { main as replayEnding } from '../../src/cli/replay.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -27,6 +27,9 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { recordScenario, type ScenarioRecording } from './scenario-replay-fixture.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(replayEnding);
 
 const SCENARIO = `
 name: deployed-services-replay

@@ -6,12 +6,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main, type ReplayIo } from '../../src/cli/replay.ts';
+import { main as replayEnding, type ReplayIo } from '../../src/cli/replay.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS, recordSmallRun } from './record-fixture.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(replayEnding);
 
 let directory: string;
 let recordPath: string;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AfpClient } from '../../src/client/client.ts';
 import { inProcessTransport } from '../../src/client/in-process.ts';
 import type { Transport } from '../../src/client/transport.ts';
-import { main } from '../../src/cli/replay.ts';
+import { main as replayEnding } from '../../src/cli/replay.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { toNumber } from '../../src/core/money.ts';
 import { Dispatcher } from '../../src/http/dispatcher.ts';
@@ -29,6 +29,9 @@ import { startServe } from '../../src/server/listeners.ts';
 import { marketBySymbol } from '../../src/services/trading/market-catalogue.ts';
 import { closingAmount } from '../../src/agent/trading-kit.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(replayEnding);
 
 const START_MS = Date.parse('2026-05-04T00:00:00Z');
 const HOUR_MS = 3_600_000;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AGENTS, AGENT_NAMES } from '../../agents/index.ts';
-import { main } from '../../src/cli/replay.ts';
+import { main as replayEnding } from '../../src/cli/replay.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { createRecorder } from '../../src/replay/recorder.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
@@ -15,6 +15,9 @@ import { startServe } from '../../src/server/listeners.ts';
 import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(replayEnding);
 
 const SCENARIO = `name: replay-day
 seed: 3

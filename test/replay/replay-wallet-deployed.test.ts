@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AfpClient } from '../../src/client/client.ts';
 import { inProcessTransport } from '../../src/client/in-process.ts';
-import { main } from '../../src/cli/replay.ts';
+import { main as replayEnding } from '../../src/cli/replay.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -30,6 +30,9 @@ import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { nativeAsset } from '../../src/services/wallet/wallet-assets.ts';
 import { EVM_NATIVE_ASSET } from '../../src/services/wallet/wallet-config.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(replayEnding);
 
 const START_MS = Date.parse('2026-02-01T00:00:00.000Z');
 const SOLANA_NATIVE = 'So11111111111111111111111111111111111111112';

@@ -15,7 +15,7 @@ import { AfpClient } from '../../src/client/client.ts';
 import { inProcessTransport } from '../../src/client/in-process.ts';
 import type { Transport } from '../../src/client/transport.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
-import { main } from '../../src/cli/replay.ts';
+import { main as replayEnding } from '../../src/cli/replay.ts';
 import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
@@ -29,6 +29,9 @@ import { deriveWallet, type DerivedWallet } from '../../src/services/wallet/keys
 import { nativeAsset, tokenAsset } from '../../src/services/wallet/wallet-assets.ts';
 import { TOKEN_ROWS } from '../../src/services/wallet/wallet-config.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const main = coded(replayEnding);
 
 const START_MS = Date.parse('2026-02-01T00:00:00.000Z');
 const USDC_POLYGON = TOKEN_ROWS.find((row) => row.chain === 'polygon' && row.symbol === 'USDC');

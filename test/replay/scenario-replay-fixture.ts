@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { main as replayMain } from '../../src/cli/replay.ts';
-import { main as runMain } from '../../src/cli/run.ts';
+import { main as replayEnding } from '../../src/cli/replay.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
 import { loadServeScenario, scenarioServeSettings } from '../../src/cli/serve-settings.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
@@ -15,6 +15,10 @@ import type { RecordHeader, RecordedExchange } from '../../src/replay/record-for
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { Scenario } from '../../src/scenario/scenario.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const replayMain = coded(replayEnding);
+const runMain = coded(runEnding);
 
 export interface Diff {
   readonly sent: number;

@@ -7,10 +7,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main as runMain } from '../../src/cli/run.ts';
-import { main as shrinkMain } from '../../src/cli/shrink.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
+import { main as shrinkEnding } from '../../src/cli/shrink.ts';
 import { formatDuration } from '../../src/scenario/duration.ts';
 import { shrinkRun } from '../../src/shrink/shrink-run.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const runMain = coded(runEnding);
+const shrinkMain = coded(shrinkEnding);
 
 const work = mkdtempSync(join(tmpdir(), 'afp-shrink-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -10,11 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
-import { main as runMain } from '../../src/cli/run.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
 import { STUCK_LISTED, stuckItems, stuckMessage } from '../../src/sim/liveness.ts';
 import { runSimulationWith } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const runMain = coded(runEnding);
 
 const work = mkdtempSync(join(tmpdir(), 'afp-liveness-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -10,9 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
-import { main as runMain } from '../../src/cli/run.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
 import { parseScenario, type Scenario } from '../../src/scenario/scenario.ts';
 import { swarmDraw, swarmScenario } from '../../src/sim/swarm.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const runMain = coded(runEnding);
 
 const work = mkdtempSync(join(tmpdir(), 'afp-swarm-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -8,11 +8,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main as runMain } from '../../src/cli/run.ts';
-import { main as sweepMain } from '../../src/cli/sweep.ts';
+import { main as runEnding } from '../../src/cli/run.ts';
+import { main as sweepEnding } from '../../src/cli/sweep.ts';
 import { PROBES } from '../../src/sim/probes.ts';
 import { parseSeeds, SWEEP_SEEDS_MAX } from '../../src/sweep/seeds.ts';
 import { runSeedsInWorkers } from '../../src/sweep/sweep-pool.ts';
+import { coded } from '../cli/ending-code.ts';
+
+const runMain = coded(runEnding);
+const sweepMain = coded(sweepEnding);
 
 const SCENARIO = 'scenarios/k6-smoke.yaml';
 const work = mkdtempSync(join(tmpdir(), 'afp-sweep-'));

@@ -4,6 +4,10 @@
 // fails on any other file that names a code from the table (`EXIT.`) or ends the process itself
 // (`process.exit`, `process.exitCode`), so the code of a cause ("an unanswered probe exits 4")
 // cannot be picked again, command by command. The scan is shown to bite on planted lines.
+// Every command's main returns its ending, and only the top turns it into the exit and prints it:
+// a third scan fails on any file of src/cli but process-exit.ts (where it is defined) and
+// dispatch.ts (the top) that names `exitCodeOf`, and on any but json-output.ts (--json's failure,
+// printed before its document) that names `printEnding`; it too is shown to bite on planted calls.
 // A failure also carries its own message (and hint), so that one place prints it: a second scan
 // fails on a failure built with nothing to say in src/cli (its message printed where it arose
 // instead), but for the cases named below, each with the reason it has nothing to add.
@@ -15,6 +19,16 @@ const CLI = 'src/cli';
 /** The one place that maps an ending to the process's exit. */
 const MAPPING_PLACE = 'src/cli/process-exit.ts';
 const PICKING = /\bEXIT\.|\bprocess\.exit(Code)?\b/g;
+/** The top: the one file that turns a command's ending into the exit (process-exit.ts's exitCodeOf), once. */
+const TOP = 'src/cli/dispatch.ts';
+/** The ways to print an ending and the one file besides the mapping place allowed each, with why. */
+const PRINTING: Readonly<Record<string, { readonly file: string; readonly why: string }>> = {
+  exitCodeOf: { file: TOP, why: 'the top maps the ending a command returned to the exit and prints it' },
+  printEnding: {
+    file: 'src/cli/json-output.ts',
+    why: "--json's failure is printed before its document on stdout and returned already printed",
+  },
+};
 /**
  * A failure built with an empty message: a maker called with nothing (not to read the code of a
  * cause, `crashed().exitCode`), a target or account maker or a CommandFailure given only its kind or
@@ -30,6 +44,8 @@ const SILENT_ALLOWED: Readonly<Record<string, string>> = {
     "the model check's lines are the report, printed whether it holds or not (on stdout for a table)",
   'src/cli/load-merge.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds)`,
   'src/cli/load-view.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds, or mostly refused)`,
+  'src/cli/process-exit.ts: return new CommandFailure(ending.exitCode);':
+    "an ending already printed (--json's failure, before its document): the top maps its code and prints nothing more",
   'src/cli/replay-conclusion.ts: if (report.stop !== null) return unsettled();': `${VERDICT_ON_STDOUT} (the summary says where it stopped)`,
   'src/cli/replay-conclusion.ts: return checkFailed();': `${VERDICT_ON_STDOUT} (the differences and the reproduce line)`,
   'src/cli/replay-dialect.ts: return unsettled();': `${VERDICT_ON_STDOUT} (STOPPED at seq N and the reproduce line)`,
@@ -51,6 +67,23 @@ function pickingLines(text: string): string[] {
     .map((line, index) => ({ line, number: index + 1 }))
     .filter(({ line }) => line.match(PICKING) !== null)
     .map(({ line, number }) => `${number}: ${line.trim()}`);
+}
+
+/** The lines of the files given (path to text) that print an ending outside the place allowed, as `file:line: text`. */
+function printingOffenders(files: Readonly<Record<string, string>>): string[] {
+  return Object.entries(files)
+    .filter(([file]) => file !== MAPPING_PLACE)
+    .flatMap(([file, text]) =>
+      text
+        .split('\n')
+        .map((line, index) => ({ line, number: index + 1 }))
+        .filter(({ line }) =>
+          Object.entries(PRINTING).some(
+            ([name, allowed]) => allowed.file !== file && new RegExp(`\\b${name}\\b`).test(line),
+          ),
+        )
+        .map(({ line, number }) => `${file}:${number}: ${line.trim()}`),
+    );
 }
 
 /** The lines of `text` that build a failure with nothing to say, as `line: text`. */
@@ -83,7 +116,33 @@ describe('exit codes are decided in one place', () => {
   test('the mapping place does map: it sets the exit code and reads it from the ending', () => {
     const text = readFileSync(MAPPING_PLACE, 'utf8');
     expect(text).toContain('process.exitCode = ');
-    expect(text).toContain('return ending.exitCode;');
+    expect(text).toContain('return printEnding(ending, write).exitCode;');
+  });
+
+  test('only the top maps an ending to the exit, once; only json-output.ts prints one besides', () => {
+    const files = Object.fromEntries(sourceFiles(CLI).map((file) => [file, readFileSync(file, 'utf8')]));
+    expect(printingOffenders(files)).toEqual([]);
+    expect(files[TOP]?.match(/\bexitCodeOf\(/g)).toHaveLength(1);
+    for (const allowed of Object.values(PRINTING)) expect(Object.keys(files), allowed.why).toContain(allowed.file);
+  });
+
+  test('the printing scan bites on a planted call or import, and passes the places allowed', () => {
+    expect(
+      printingOffenders({
+        'src/cli/audit-money.ts': 'x\n  if (run instanceof CommandFailure) return exitCodeOf(run, io.err);',
+      }),
+    ).toEqual(['src/cli/audit-money.ts:2: if (run instanceof CommandFailure) return exitCodeOf(run, io.err);']);
+    expect(printingOffenders({ 'src/cli/agents.ts': "import { exitCodeOf } from './process-exit.ts';" })).toHaveLength(
+      1,
+    );
+    expect(printingOffenders({ 'src/cli/audit.ts': '  const printed = printEnding(ending, io.err);' })).toHaveLength(1);
+    expect(printingOffenders({ 'src/cli/json-output.ts': '  return exitCodeOf(ending, io.err);' })).toHaveLength(1);
+    expect(printingOffenders({ [TOP]: '  return exitCodeOf(ended, write);' })).toEqual([]);
+    expect(
+      printingOffenders({ 'src/cli/json-output.ts': '  const printed = printEnding(ending, human.err);' }),
+    ).toEqual([]);
+    expect(printingOffenders({ [MAPPING_PLACE]: 'export function exitCodeOf(ending: Ending): number {' })).toEqual([]);
+    expect(printingOffenders({ 'src/cli/audit.ts': '  return run(rest, io);' })).toEqual([]);
   });
 
   test('the scan bites on each way of picking a code, and passes the endings that carry one', () => {

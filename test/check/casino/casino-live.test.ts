@@ -4,13 +4,16 @@
 // out); a server started with a casino defect answers exit 3 naming a casino command.
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveTarget } from '../../../src/check/live-target.ts';
-import { main } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import type { DefectName } from '../../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../../src/server/listeners.ts';
 import { casinoJourney, runJourney } from './casino-journey.ts';
 import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
+import { coded } from '../../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 const handles: ServeHandle[] = [];
 

@@ -4,10 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { inProcessTarget } from '../../../src/check/in-process-target.ts';
 import { runCheck, type CheckResult } from '../../../src/check/run-check.ts';
-import { main } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import type { DefectName } from '../../../src/services/shared/context.ts';
 import { shellWord } from '../../../src/core/shell-words.ts';
 import { casinoJourney, runJourney } from './casino-journey.ts';
+import { coded } from '../../cli/ending-code.ts';
+
+const main = coded(checkEnding);
 
 function failureOf(result: CheckResult): NonNullable<CheckResult['failure']> {
   expect(result.ok).toBe(false);

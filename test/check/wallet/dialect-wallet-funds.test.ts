@@ -8,8 +8,11 @@
 // loopback listeners (float money, limits lifted, a manual clock).
 import { expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
+import { coded } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 test('100 runs of the dialect check keep w0 funded: no send fails for funds the check spent itself', async () => {
   const rules = parseDeployedRulesFile('money: { float_noise: true }\n', 'float.yaml');

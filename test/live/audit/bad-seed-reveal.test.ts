@@ -16,6 +16,7 @@ import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-bad-seed-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -53,7 +54,7 @@ describe('revealed seeds that do not hash to their commitments', () => {
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const printed = sink();
-      const code = await runHouseEdgeLive(flags, printed.io, served.clock);
+      const code = await codeOf(runHouseEdgeLive(flags, printed.io, served.clock), printed.io);
       const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] })
         .findings;
       const grave = findings.filter((finding) => finding.severity !== 'info').map((f) => `${f.severity} ${f.id}`);
@@ -75,7 +76,10 @@ describe('revealed seeds that do not hash to their commitments', () => {
       const fairFlags = parseFairnessArgs(['--target', file, '--key', key, '--out', fairOut], 0);
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
-      expect(await runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.text()).toBe(3);
+      expect(
+        await codeOf(runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.io),
+        fair.text(),
+      ).toBe(3);
       const fairFindings = (JSON.parse(readFileSync(join(fairOut, 'findings.json'), 'utf8')) as { findings: Finding[] })
         .findings;
       const fairCommitment = fairFindings.find((finding) => finding.id === 'fairness:coin_flip:commitment');

@@ -16,6 +16,7 @@ import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-skim-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -65,7 +66,7 @@ async function audit(
     if (command === 'money') {
       const money = parseMoneyArgs(['--target', file, '--key', await served.fundedKey('20'), '--out', out], 0);
       if ('errors' in money) throw new Error(money.errors.join('; '));
-      await runMoney({ ...money, quiet: true }, printed.io, served.clock);
+      await codeOf(runMoney({ ...money, quiet: true }, printed.io, served.clock), printed.io);
       return { findings: findingsIn(out), text: printed.text() };
     }
     const flags = parseHouseEdgeArgs(
@@ -76,7 +77,7 @@ async function audit(
       () => '7',
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
-    await runHouseEdgeLive(flags, printed.io, served.clock);
+    await codeOf(runHouseEdgeLive(flags, printed.io, served.clock), printed.io);
     return { findings: findingsIn(out), text: printed.text() };
   } finally {
     await proxy.close();

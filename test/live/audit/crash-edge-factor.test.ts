@@ -20,6 +20,7 @@ import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixt
 import { rewritingProxy } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import type { AuditedFinding } from '../../fixtures/money-audit.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-crash-edge-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -31,7 +32,7 @@ async function fairness(target: string, key: string, out: string, clock: Paramet
   const flags = parseFairnessArgs(['--target', target, '--key', key, '--out', out], START_MS);
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const printed = sink();
-  const code = await runFairness({ ...flags, quiet: true }, printed.io, clock);
+  const code = await codeOf(runFairness({ ...flags, quiet: true }, printed.io, clock), printed.io);
   const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: AuditedFinding[] })
     .findings;
   return { code, text: printed.text(), findings };
@@ -53,7 +54,10 @@ describe('a crash edge factor of the target’s own', () => {
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const edge = sink();
       expect(
-        await runHouseEdgeLive({ ...flags, seed: '3', out: join(DIR, 'edge'), quiet: true }, edge.io, served.clock),
+        await codeOf(
+          runHouseEdgeLive({ ...flags, seed: '3', out: join(DIR, 'edge'), quiet: true }, edge.io, served.clock),
+          edge.io,
+        ),
       ).toBe(0);
 
       const fair = await fairness(served.casino, key, join(DIR, 'fair'), served.clock);

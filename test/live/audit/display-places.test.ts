@@ -14,10 +14,14 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
+import { coded } from '../../cli/ending-code.ts';
+import { codeOf } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-display-places-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -66,7 +70,10 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
       );
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
-      expect(await runMoney({ ...moneyFlags, quiet: true }, money.io, served.clock), money.text()).toBe(0);
+      expect(
+        await codeOf(runMoney({ ...moneyFlags, quiet: true }, money.io, served.clock), money.io),
+        money.text(),
+      ).toBe(0);
       expect(money.text()).toMatch(/ran {5}batch-summary: \d+ elements, \d+ placed, summary compared/);
       expect(graveOrMinor(readFindings(moneyOut)).filter((finding) => !finding.startsWith('minor rule:'))).toEqual([]);
 
@@ -76,7 +83,10 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
       );
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
-      expect(await runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.text()).toBe(0);
+      expect(
+        await codeOf(runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.io),
+        fair.text(),
+      ).toBe(0);
 
       let checked = '';
       const checkCode = await checkMain(

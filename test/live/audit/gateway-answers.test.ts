@@ -17,7 +17,7 @@ import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import {
   RULES_SERVE_START_MS as START_MS,
   serveDeployedRules,
@@ -26,6 +26,10 @@ import {
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import type { AuditedFinding } from '../../fixtures/money-audit.ts';
+import { coded } from '../../cli/ending-code.ts';
+import { codeOf } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-gateway-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -87,7 +91,7 @@ describe('a gateway in front of the target answers for it now and then', () => {
       const moneyFlags = parseMoneyArgs(['--target', target.url, '--key', key, '--out', join(DIR, 'money')], START_MS);
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
-      const moneyCode = await runMoney({ ...moneyFlags, quiet: true }, money.io, target.served.clock);
+      const moneyCode = await codeOf(runMoney({ ...moneyFlags, quiet: true }, money.io, target.served.clock), money.io);
       const moneyIds = idsOf(findingsOf(join(DIR, 'money')));
       expect(moneyCode, `${money.text()}\n${moneyIds.join('\n')}`).toBe(0);
       expect(moneyIds).toContain('minor limit:casino.balance:gateway:502');
@@ -96,7 +100,7 @@ describe('a gateway in front of the target answers for it now and then', () => {
       const fairFlags = parseFairnessArgs(['--target', target.url, '--key', key, '--out', join(DIR, 'fair')], START_MS);
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
-      const fairCode = await runFairness({ ...fairFlags, quiet: true }, fair.io, target.served.clock);
+      const fairCode = await codeOf(runFairness({ ...fairFlags, quiet: true }, fair.io, target.served.clock), fair.io);
       const fairFindings = findingsOf(join(DIR, 'fair'));
       expect(fairCode, `${fair.text()}\n${idsOf(fairFindings).join('\n')}`).toBe(0);
       const gateway = fairFindings.find((finding) => finding.id === 'limit:casino.audit:gateway:502');
@@ -119,10 +123,9 @@ describe('a gateway in front of the target answers for it now and then', () => {
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const edge = sink();
-      const code = await runHouseEdgeLive(
-        { ...flags, seed: '3', out: join(DIR, 'edge'), quiet: true },
+      const code = await codeOf(
+        runHouseEdgeLive({ ...flags, seed: '3', out: join(DIR, 'edge'), quiet: true }, edge.io, target.served.clock),
         edge.io,
-        target.served.clock,
       );
       const findings = findingsOf(join(DIR, 'edge'));
       expect(code, `${edge.text()}\n${idsOf(findings).join('\n')}`).toBe(0);

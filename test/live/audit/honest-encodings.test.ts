@@ -21,6 +21,7 @@ import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts'
 import { sink } from '../../fixtures/audit-sink.ts';
 import { proxiedHouseEdge, resultRewrite, type ProxiedRun } from '../../fixtures/proxied-house-edge.ts';
 import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-honest-encodings-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -200,7 +201,7 @@ describe('labels in upper case (HEADS, OVER)', () => {
       const flags = parseFairnessArgs(['--target', file, '--key', key, '--out', out], 0);
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const printed = sink();
-      const code = await runFairness({ ...flags, quiet: true }, printed.io, served.clock);
+      const code = await codeOf(runFairness({ ...flags, quiet: true }, printed.io, served.clock), printed.io);
       const text = printed.text();
       const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: LiveFinding[] })
         .findings;

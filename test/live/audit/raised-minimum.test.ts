@@ -14,10 +14,14 @@ import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
+import { coded } from '../../cli/ending-code.ts';
+import { codeOf } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-minimum-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -64,7 +68,10 @@ describe('a target whose minimum bet is 0.05: the audits bet at the minimum it s
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const edge = sink();
-      const code = await runHouseEdgeLive({ ...flags, seed: '5', out, quiet: true }, edge.io, served.clock);
+      const code = await codeOf(
+        runHouseEdgeLive({ ...flags, seed: '5', out, quiet: true }, edge.io, served.clock),
+        edge.io,
+      );
       expect(code, edge.text()).toBe(0);
       const rows = readJson<{ variants: EdgeRow[]; placed: number; refused: number }>(join(out, 'edges.json'));
       // Every bet placed (the refused ones were sent once more at the stated minimum) and verified.
@@ -99,7 +106,10 @@ describe('a target whose minimum bet is 0.05: the audits bet at the minimum it s
       );
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
-      expect(await runMoney({ ...moneyFlags, quiet: true }, money.io, served.clock), money.text()).toBe(0);
+      expect(
+        await codeOf(runMoney({ ...moneyFlags, quiet: true }, money.io, served.clock), money.io),
+        money.text(),
+      ).toBe(0);
       expect(money.text()).toMatch(/ran {5}batch-summary: 11 elements, 10 placed, summary compared/);
       expect(money.text()).toMatch(/ran {5}bets-balance: 10 bets of 0\.05,/);
 
@@ -109,7 +119,10 @@ describe('a target whose minimum bet is 0.05: the audits bet at the minimum it s
       );
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
-      expect(await runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.text()).toBe(0);
+      expect(
+        await codeOf(runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.io),
+        fair.text(),
+      ).toBe(0);
       for (const probe of ['draw-replay', 'batch-replay', 'seed-nonce-reuse'])
         expect(fair.text()).toMatch(new RegExp(`replay ran {5}${probe}:`));
       expect(fair.text()).toMatch(/batch-replay: the same batch of 3 twice: 3 then 3 bets placed/);

@@ -16,6 +16,7 @@ import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-rate-limit-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -55,7 +56,7 @@ describe('a rate limit stricter than the target file claims', () => {
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const printed = sink();
-      await runHouseEdgeLive(flags, printed.io, served.clock);
+      await codeOf(runHouseEdgeLive(flags, printed.io, served.clock), printed.io);
       const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] })
         .findings;
       const limited = findings.filter((finding) => finding.id.endsWith(':rate-limited'));

@@ -23,6 +23,7 @@ import type { JsonObject } from '../../../src/core/errors.ts';
 import type { Chance } from '../../../src/services/casino/games/game.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
+import type { AuditIo } from '../../../src/cli/audit-io.ts';
 import { advertisedTolerance, judgeRange, lawEdge } from '../../../src/audit/live/edge-verdict.ts';
 import {
   PUBLISHED_DEPLOYED_RULES,
@@ -32,6 +33,7 @@ import {
 } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { deployedRuleTable } from '../../../src/services/casino/deployed/deployed-rule-table.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const RUNS = Number(process.env['AFP_PROPERTY_RUNS'] ?? 16);
 const SEED = Number(process.env['AFP_PROPERTY_SEED'] ?? 40);
@@ -280,11 +282,8 @@ async function audited(found: Case): Promise<{ rows: EdgeRow[]; findings: Findin
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     let text = '';
-    const code = await runHouseEdgeLive(
-      flags,
-      { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) },
-      served.clock,
-    );
+    const io: AuditIo = { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) };
+    const code = await codeOf(runHouseEdgeLive(flags, io, served.clock), io);
     expect([0, 3], text).toContain(code);
     const rows = (JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8')) as { variants: EdgeRow[] }).variants;
     const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;

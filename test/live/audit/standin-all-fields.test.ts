@@ -17,6 +17,7 @@ import { sink } from '../../fixtures/audit-sink.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-all-fields-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -44,7 +45,7 @@ describe('the stand-in with every §2.5 result field', () => {
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const printed = sink();
-      const code = await runHouseEdgeLive(flags, printed.io, served.clock);
+      const code = await codeOf(runHouseEdgeLive(flags, printed.io, served.clock), printed.io);
       const edge = findingsIn(edgeOut);
       // Its game list states what the published rules play (the fixture's own words); above that,
       // only what the target's own house_edge_pct contradicts, and its keno's draw of 5–8 numbers
@@ -76,7 +77,7 @@ describe('the stand-in with every §2.5 result field', () => {
       const fairFlags = parseFairnessArgs(['--target', file, '--key', key, '--out', fairOut], 0);
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fairPrinted = sink();
-      const fairCode = await runFairness(fairFlags, fairPrinted.io, served.clock);
+      const fairCode = await codeOf(runFairness(fairFlags, fairPrinted.io, served.clock), fairPrinted.io);
       expect(aboveInfo(findingsIn(fairOut)), fairPrinted.text()).toEqual([]);
       expect(fairCode).toBe(0);
     } finally {

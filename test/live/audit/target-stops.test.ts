@@ -21,6 +21,7 @@ import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts'
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { rewritingProxy } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
+import { codeOf } from '../../cli/ending-code.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-target-stops-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -46,7 +47,10 @@ test('the rotation is never answered: exit 4 (unreachable), no "not revealed" fi
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const edge = sink();
     const out = join(DIR, 'edge');
-    const code = await runHouseEdgeLive({ ...flags, seed: '3', out, quiet: true }, edge.io, served.clock);
+    const code = await codeOf(
+      runHouseEdgeLive({ ...flags, seed: '3', out, quiet: true }, edge.io, served.clock),
+      edge.io,
+    );
     const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: { id: string }[] })
       .findings;
     expect(stopped).toBe(true);
@@ -77,7 +81,7 @@ test('audit money: the target dies at its first tournament; exit 4 (unreachable)
     const flags = parseMoneyArgs(['--target', proxy.url, '--key', key, '--out', out], START_MS);
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const printed = sink();
-    const code = await runMoney({ ...flags, quiet: true }, printed.io, served.clock);
+    const code = await codeOf(runMoney({ ...flags, quiet: true }, printed.io, served.clock), printed.io);
     const text = printed.text();
     expect(stopped).toBe(true);
     expect(code, text).toBe(4);

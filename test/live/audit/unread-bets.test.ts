@@ -13,11 +13,15 @@ import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts'
 import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
-import { main as checkMain } from '../../../src/cli/check.ts';
+import { main as checkEnding } from '../../../src/cli/check.ts';
 import { serveDeployedRules, type RulesServe } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
+import { coded } from '../../cli/ending-code.ts';
+import { codeOf } from '../../cli/ending-code.ts';
+
+const checkMain = coded(checkEnding);
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-unread-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -64,7 +68,7 @@ function auditThrough(rewrite: Rewrite, name: string): Promise<{ findings: Findi
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const printed = sink();
-    await runHouseEdgeLive(flags, printed.io, served.clock);
+    await codeOf(runHouseEdgeLive(flags, printed.io, served.clock), printed.io);
     return { findings: findingsOf(out), text: printed.text() };
   });
 }
@@ -112,7 +116,10 @@ describe('bets whose outcome afp did not read', () => {
       const flags = parseMoneyArgs(['--target', file, '--key', await served.fundedKey('20'), '--out', out], 0);
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const printed = sink();
-      expect(await runMoney({ ...flags, quiet: true }, printed.io, served.clock), printed.text()).toBe(0);
+      expect(
+        await codeOf(runMoney({ ...flags, quiet: true }, printed.io, served.clock), printed.io),
+        printed.text(),
+      ).toBe(0);
       expect(flips).toBeGreaterThanOrEqual(3);
       expect(printed.text()).toMatch(
         /ran {5}bets-balance: \d+ bets of 0\.01, .*\(balance read again after \d+ bets whose effect no answer stated\)/,
@@ -151,7 +158,7 @@ describe('bets whose outcome afp did not read', () => {
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const money = sink();
-      expect(await runMoney({ ...flags, quiet: true }, money.io, served.clock), money.text()).toBe(0);
+      expect(await codeOf(runMoney({ ...flags, quiet: true }, money.io, served.clock), money.io), money.text()).toBe(0);
       expect(money.text()).toMatch(/minor shape:bet:credit-unstated/);
       expect(money.text()).not.toMatch(/ money:bet:/);
     });

@@ -15,11 +15,14 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main, type LoadIo } from '../../../src/cli/load.ts';
+import { main as loadEnding, type LoadIo } from '../../../src/cli/load.ts';
 import { systemLoadClock } from '../../../src/load/generator.ts';
 import { PROMETHEUS_BINARY, prometheusSkipReason } from './prometheus-presence.ts';
 import { LATENCY_BUCKETS_SECONDS } from '../../../src/load/metrics/metric-series.ts';
 import { K6, K6_SKIP, ROOT } from '../../export/k6-agents-kit.ts';
+import { coded } from '../../cli/ending-code.ts';
+
+const main = coded(loadEnding);
 
 const SKIP = prometheusSkipReason();
 /** Ports this file may give Prometheus (the first free one). */
