@@ -26,7 +26,9 @@
  * once, its body never read (Node discards a small rest unbuffered; a large or unsized one closes
  * the connection), nothing dispatched or charged. The gate is asked after one turn of the event
  * loop, once the bytes already read are parsed: a request whose body is not whole by then counts as
- * receiving (load-shedder.ts) until its body ends.
+ * receiving (load-shedder.ts) until its body ends. A turn's admitted requests take at most its
+ * budget (turn-budget.ts: past it the others wait for the next turn, so timers and /health are not
+ * held behind a turn of slow requests).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
@@ -45,6 +47,7 @@ import {
   type BodyTimer,
 } from './body.ts';
 import { answerClientError } from './client-error.ts';
+import { TURNS } from './turn-budget.ts';
 import { forwardsFor, normalizePeer, originatingIp, type SentForwarding } from './client-ip.ts';
 import type { ApiRequest, Dispatcher } from './dispatcher.ts';
 import type { Mount } from './route.ts';
@@ -258,11 +261,12 @@ async function serveOne(
 
 /**
  * Asks the gate after one turn of the event loop (setImmediate: the bytes read with the headers are
- * parsed by then, so a small body sent with them is whole), and ties `received` and `leave` to the
+ * parsed by then, so a small body sent with them is whole; later, in the order they came, once the
+ * turn's admitted requests have taken its budget: turn-budget.ts), and ties `received` and `leave` to the
  * body's end and the response's close.
  */
 async function admit(gate: AdmissionGate, request: IncomingMessage, response: ServerResponse): Promise<Admission> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await TURNS.enter();
   const receiving = !request.complete;
   const admission = gate.enter(receiving);
   if (!admission.admitted) return admission;
