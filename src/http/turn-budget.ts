@@ -31,18 +31,20 @@ export class TurnBudget {
   }
 
   /** Resolves in the first turn, from the next on, whose admitted requests have not yet taken the budget. */
-  async enter(): Promise<void> {
-    for (;;) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const nowMs = performance.now();
-      if (this.startedMs < 0) {
-        this.startedMs = nowMs;
-        setImmediate(this.reset);
-        return;
-      }
-      if (nowMs - this.startedMs < this.budgetMs) return;
-    }
+  enter(): Promise<void> {
+    return new Promise<void>((resolve) => setImmediate(this.onTurn, resolve));
   }
+
+  /** In a turn's check phase: admits (resolves) while the budget lasts, else waits for the next turn. */
+  private readonly onTurn = (resolve: () => void): void => {
+    const nowMs = performance.now();
+    if (this.startedMs < 0) {
+      this.startedMs = nowMs;
+      setImmediate(this.reset);
+      resolve();
+    } else if (nowMs - this.startedMs < this.budgetMs) resolve();
+    else setImmediate(this.onTurn, resolve);
+  };
 }
 
 /** The process's budget (see the header: one event loop). */
