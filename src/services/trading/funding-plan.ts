@@ -10,7 +10,7 @@
  * Limits: a plan stops at the end of its window of instants (funding-window.ts); SEGMENTS_MAX
  * shock stretches per search (past them the boundary reached is answered, an early tick).
  */
-import { marketProjections, type MarketProjection, type ProjectionInput } from './funding-projection.ts';
+import { boundsOf, marketProjections, type MarketProjection, type ProjectionInput } from './funding-projection.ts';
 import { instantAtOrBefore } from './funding-window.ts';
 import { WINDOW } from './funding-window.ts';
 import { firstTickOutside } from './price-search.ts';
@@ -86,7 +86,9 @@ function priceCrossing(input: TickPlanInput, market: MarketProjection, range: Pl
   const fromTick = Math.max(range.fromTick, clearTo + 1);
   const from = Math.max(range.from, offsetAfter(range, fromTick));
   // Intervals: before offset o for o in from..to+1 (the last one after the range's last instant).
-  const hit = descend(input, market, { ...range, from, fromTick }, from, Math.min(range.to + 1, WINDOW));
+  const hit = clearAtStrictest(input, market, { ...range, from, fromTick }, from)
+    ? null
+    : descend(input, market, { ...range, from, fromTick }, from, Math.min(range.to + 1, WINDOW));
   CROSSINGS.set(market, {
     fromTick: known !== undefined && clearTo >= 0 ? known.fromTick : range.fromTick,
     toTick: range.toTick,
@@ -102,6 +104,19 @@ function offsetAfter(range: PlanRange, tick: number): number {
   return offset;
 }
 
+/**
+ * Whether the mid crosses none of the market's strictest bounds over the ticks of the intervals
+ * before offsets lo..to+1 (then it crosses none of the bounds per offset either, and the descent
+ * and its aggregation are not needed: most markets in most windows).
+ */
+function clearAtStrictest(input: TickPlanInput, market: MarketProjection, range: PlanRange, lo: number): boolean {
+  if (market.strictestLong === -Infinity && market.strictestShort === Infinity) return true;
+  const fromTick = lo === range.from ? range.fromTick : range.tickOf(lo - 1);
+  if (range.toTick < fromTick) return true;
+  const bounds = { long: market.strictestLong, short: market.strictestShort };
+  return crossing(input, market, bounds, fromTick, range.toTick) === null;
+}
+
 /** The first crossing in the intervals before offsets lo..hi, halving where the strongest bound is crossed. */
 function descend(
   input: TickPlanInput,
@@ -110,11 +125,12 @@ function descend(
   lo: number,
   hi: number,
 ): number | null {
+  const { longBounds, shortBounds } = boundsOf(market);
   let long = -Infinity;
   let short = Infinity;
   for (let offset = lo; offset <= hi; offset++) {
-    long = Math.max(long, market.longBounds[offset] as number);
-    short = Math.min(short, market.shortBounds[offset] as number);
+    long = Math.max(long, longBounds[offset] as number);
+    short = Math.min(short, shortBounds[offset] as number);
   }
   if (long === -Infinity && short === Infinity) return null;
   const fromTick = lo === range.from ? range.fromTick : range.tickOf(lo - 1);

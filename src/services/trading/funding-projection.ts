@@ -3,8 +3,9 @@
  * funding-spans.ts): the funding of each open position is run ahead over the window of instants
  * (funding-run.ts), which gives, before each instant, a bound on its liquidation price (above it
  * for a long, below for a short) and the instant funding itself liquidates it, if any. Per
- * market, the strongest bound of its positions between each two instants; the planner
- * (funding-plan.ts) searches the price path against them.
+ * market, the strictest bound of its positions over the window, which the planner (funding-plan.ts)
+ * searches the price path against first; only where it is crossed, the strongest bound between
+ * each two instants (boundsOf), which it then searches instant by instant.
  * Remembered, as memos of pure functions of a position's terms and the path (not state): a
  * position's projection while its side, quantity and entry are unchanged and its margin is the
  * one projected for the instant reached (the run ahead is a function of those), and a market's
@@ -44,6 +45,8 @@ interface PositionProjection {
   readonly bound: (marginMicro: number) => number;
   /** The offset at which funding liquidates it, or -1. */
   readonly liquidatedAt: number;
+  /** Its strictest bound from fromOffset to the liquidation or the window's end (at its lowest margin), rounded outward. */
+  readonly strictest: number;
 }
 
 /** A market's strongest bounds between instants (and its first funding liquidation). */
@@ -53,10 +56,16 @@ export interface MarketProjection {
   /** The first offset the bounds hold (before it: none). */
   readonly fromOffset: number;
   readonly parts: readonly PositionProjection[];
-  /** [o]: the highest long bound before offset o (-Infinity: none); the lowest short bound (Infinity: none). */
+  /** The highest long bound at any offset (-Infinity: none); the lowest short bound (Infinity: none). */
+  readonly strictestLong: number;
+  readonly strictestShort: number;
+  readonly liquidatedAt: number;
+}
+
+/** A market's bounds offset by offset: [o], the highest long bound before offset o (-Infinity: none); the lowest short bound (Infinity: none). */
+export interface MarketBounds {
   readonly longBounds: Float32Array;
   readonly shortBounds: Float32Array;
-  readonly liquidatedAt: number;
 }
 
 const POSITIONS = new Map<PositionRecord, PositionProjection>();
@@ -72,6 +81,8 @@ interface LastAnswer {
 }
 
 const LAST = new WeakMap<PriceBook, LastAnswer>();
+/** A market projection's bounds offset by offset, aggregated when a plan first needs them (most never do). */
+const BOUNDS = new WeakMap<MarketProjection, MarketBounds>();
 
 /**
  * The projections of the markets of `positions` over `window` from `fromOffset` (the first instant
@@ -150,30 +161,64 @@ function sameParts(a: readonly PositionProjection[], b: readonly PositionProject
   return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
-/** The market's bounds from `fromOffset` on (a plan never looks back). */
+/** The market's projection from `fromOffset` on (a plan never looks back): its strictest bounds; the bounds per offset wait (boundsOf). */
 function aggregate(
   market: Market,
   from: { readonly window: number; readonly fromOffset: number },
   parts: readonly PositionProjection[],
 ): MarketProjection {
-  const longBounds = new Float32Array(WINDOW + 1).fill(-Infinity);
-  const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
+  let strictestLong = -Infinity;
+  let strictestShort = Infinity;
   let liquidatedAt = -1;
   for (const part of parts) {
-    const into = part.side === 'long' ? longBounds : shortBounds;
-    const long = into === longBounds;
-    const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
-    const sign = long ? 1 : -1;
-    for (let offset = Math.max(part.fromOffset, from.fromOffset); offset <= end; offset++) {
-      const exact = part.bound(part.margins[offset] as number);
-      const bound = Math.fround(exact + sign * (Math.abs(exact) * OUTWARD + 1));
-      const held = into[offset] as number;
-      if (long ? bound > held : bound < held) into[offset] = bound;
-    }
+    if (part.side === 'long') strictestLong = Math.max(strictestLong, part.strictest);
+    else strictestShort = Math.min(strictestShort, part.strictest);
     if (part.liquidatedAt >= 0 && (liquidatedAt < 0 || part.liquidatedAt < liquidatedAt))
       liquidatedAt = part.liquidatedAt;
   }
-  return { market, ...from, parts, longBounds, shortBounds, liquidatedAt };
+  return { market, ...from, parts, strictestLong, strictestShort, liquidatedAt };
+}
+
+/**
+ * The market's bounds offset by offset from its `fromOffset` on, aggregated once per projection:
+ * none is stricter than the projection's strictest (each is a position's bound at one of the
+ * margins the strictest is the lowest of).
+ */
+export function boundsOf(projection: MarketProjection): MarketBounds {
+  const known = BOUNDS.get(projection);
+  if (known !== undefined) return known;
+  const longBounds = new Float32Array(WINDOW + 1).fill(-Infinity);
+  const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
+  for (const part of projection.parts) {
+    const into = part.side === 'long' ? longBounds : shortBounds;
+    const long = into === longBounds;
+    const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
+    for (let offset = Math.max(part.fromOffset, projection.fromOffset); offset <= end; offset++) {
+      const bound = outward(part.bound(part.margins[offset] as number), long);
+      const held = into[offset] as number;
+      if (long ? bound > held : bound < held) into[offset] = bound;
+    }
+  }
+  const bounds = { longBounds, shortBounds };
+  BOUNDS.set(projection, bounds);
+  return bounds;
+}
+
+/** A bound as a Float32, rounded outward (stricter). */
+function outward(exact: number, long: boolean): number {
+  return Math.fround(exact + (long ? 1 : -1) * (Math.abs(exact) * OUTWARD + 1));
+}
+
+/** The bound at the lowest margin of `margins` over offsets from..end (the bound is stricter as the margin falls). */
+function strictestOf(
+  bound: (marginMicro: number) => number,
+  margins: Float64Array,
+  { from, end, long }: { readonly from: number; readonly end: number; readonly long: boolean },
+): number {
+  let lowest = margins[from] as number;
+  for (let offset = from + 1; offset <= end; offset++) lowest = Math.min(lowest, margins[offset] as number);
+  // Twice outward: stricter than any offset's bound by at least a Float32 step, whatever the roundings in between.
+  return outward(outward(bound(lowest), long), long);
 }
 
 /** A position's projection, remembered while its terms and window hold and it starts no later. */
@@ -250,6 +295,8 @@ function positionProjection(
     margins,
   );
   const bound = liquidationBound(terms);
+  const end = tally.liquidatedAt >= 0 ? tally.liquidatedAt : WINDOW;
+  const strictest = strictestOf(bound, margins, { from: fromOffset, end, long: position.side === 'long' });
   const projection = {
     side: position.side,
     qty: position.qty,
@@ -259,6 +306,7 @@ function positionProjection(
     margins,
     bound,
     liquidatedAt: tally.liquidatedAt,
+    strictest,
   };
   if (POSITIONS.size >= PROJECTIONS_MAX) POSITIONS.clear();
   POSITIONS.set(position, projection);

@@ -18,11 +18,20 @@ import type { PositionRecord } from './trading-record.ts';
 
 /** Instants per window (≈ 170 days of 8-hour periods): the longest a plan runs every position ahead at once. */
 export const WINDOW = 512;
+
 /** Windows kept per market (a move goes forward: the one in use and the one before). */
 const KEPT = 2;
 
-/** Per price book: `${symbol}|${periodMs}|${lateMs}` → the market's latest windows, newest last. */
-const MEMOS = new WeakMap<PriceBook, Map<string, { window: number; prices: InstantPrices }[]>>();
+/** A market's window of instants, kept: which instants (period, lateness) and which window. */
+interface KeptWindow {
+  readonly periodMs: number;
+  readonly lateMs: number;
+  readonly window: number;
+  readonly prices: InstantPrices;
+}
+
+/** Per price book and market: its latest windows, newest last (looked up once per position and window: no key text). */
+const MEMOS = new WeakMap<PriceBook, Map<Market, KeptWindow[]>>();
 
 /** Window `window`'s instants of `market`. */
 export function windowPrices(
@@ -36,16 +45,16 @@ export function windowPrices(
     memo = new Map();
     MEMOS.set(prices, memo);
   }
-  const key = `${market.symbol}|${instants.periodMs}|${instants.lateMs}`;
-  let kept = memo.get(key);
+  let kept = memo.get(market);
   if (kept === undefined) {
     kept = [];
-    memo.set(key, kept);
+    memo.set(market, kept);
   }
-  const found = kept.find((entry) => entry.window === window);
-  if (found !== undefined) return found.prices;
+  const { periodMs, lateMs } = instants;
+  for (const entry of kept)
+    if (entry.window === window && entry.periodMs === periodMs && entry.lateMs === lateMs) return entry.prices;
   const computed = computeWindow(prices, market, window, instants);
-  kept.push({ window, prices: computed });
+  kept.push({ periodMs, lateMs, window, prices: computed });
   if (kept.length > KEPT) kept.shift();
   return computed;
 }

@@ -110,7 +110,23 @@ export function sigmaTickPpmOf(market: Market): number {
 
 /** What octave `k` adds to the log (ppm) when its interpolated knot value is `value`: monotone in `value`. */
 export function octavePpm(sigmaTickPpm: number, k: number, value: number): number {
-  return Math.trunc((value * sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number)) / (NOISE_MAX * 1000));
+  return octaveShare(octaveFactor(sigmaTickPpm, k), value);
+}
+
+/**
+ * Octave `k`'s amplitude factor, σ_tick × √(2^k) × 1000, for octaveShare: computed once per octave
+ * by a loop over many knots. Every product of it by a knot value is a whole number below 2^53
+ * (asserted), so value × factor is exactly the value × σ × √ the definition multiplies out.
+ */
+export function octaveFactor(sigmaTickPpm: number, k: number): number {
+  const factor = sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number);
+  assert(Number.isSafeInteger(factor * NOISE_MAX), 'an octave share is exact in doubles');
+  return factor;
+}
+
+/** octavePpm at the octave whose factor (octaveFactor) is `factor`. */
+export function octaveShare(factor: number, value: number): number {
+  return Math.trunc((value * factor) / (NOISE_MAX * 1000));
 }
 
 /**
