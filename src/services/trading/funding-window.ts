@@ -13,7 +13,7 @@ import type { Market } from './market-catalogue.ts';
 import { TICK_SHIFT_MAX } from './path-cursor.ts';
 import { pathKeyOf, type PathKey } from './path-key.ts';
 import type { PriceBook } from './price-book.ts';
-import { FAST_MAX, type FundingTerms, type InstantPrices } from './funding-run.ts';
+import { FAST_MAX, priceReach, type FundingTerms, type InstantPrices } from './funding-run.ts';
 import type { PositionRecord } from './trading-record.ts';
 
 /** Instants per window (≈ 170 days of 8-hour periods): the longest a plan runs every position ahead at once. */
@@ -87,14 +87,14 @@ function computeWindow(
     marks[offset] = mark;
     rates[offset] = key.fundingRatePpm(prices.fundingPeriodOf(atMs - 1));
   }
-  if (fast) return { marks, rates, fast, exactMarks: null };
+  if (fast) return { marks, rates, fast, exactMarks: null, reach: priceReach(marks, rates) };
   // A mark past FAST_MAX (a shocked or extreme price): the exact marks, read again.
   for (let offset = 0; offset < WINDOW; offset++) {
     const tick = prices.tickOf((window * WINDOW + offset) * instants.periodMs + instants.lateMs);
     const mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
     exactMarks.push(mark < 1n ? 1n : mark);
   }
-  return { marks, rates, fast, exactMarks };
+  return { marks, rates, fast, exactMarks, reach: null };
 }
 
 /**
