@@ -85,10 +85,15 @@ function priceCrossing(input: TickPlanInput, market: MarketProjection, range: Pl
   const clearTo = known !== undefined && known.hit === null && range.fromTick >= known.fromTick ? known.toTick : -1;
   const fromTick = Math.max(range.fromTick, clearTo + 1);
   const from = Math.max(range.from, offsetAfter(range, fromTick));
-  // Intervals: before offset o for o in from..to+1 (the last one after the range's last instant).
-  const hit = clearAtStrictest(input, market, { ...range, from, fromTick }, from)
-    ? null
-    : descend(input, market, { ...range, from, fromTick }, from, Math.min(range.to + 1, WINDOW));
+  const searched = { ...range, from, fromTick };
+  // No bound per offset is crossed before the strictest is: the descent starts in the interval where it is.
+  const first = strictestCrossing(input, market, searched);
+  let hit: number | null = null;
+  if (first !== null) {
+    const lo = offsetAfter(searched, first);
+    // Intervals: before offset o for o in lo..to+1 (the last one after the range's last instant).
+    hit = descend(input, market, { ...searched, from: lo, fromTick: first }, lo, Math.min(range.to + 1, WINDOW));
+  }
   CROSSINGS.set(market, {
     fromTick: known !== undefined && clearTo >= 0 ? known.fromTick : range.fromTick,
     toTick: range.toTick,
@@ -105,16 +110,15 @@ function offsetAfter(range: PlanRange, tick: number): number {
 }
 
 /**
- * Whether the mid crosses none of the market's strictest bounds over the ticks of the intervals
- * before offsets lo..to+1 (then it crosses none of the bounds per offset either, and the descent
- * and its aggregation are not needed: most markets in most windows).
+ * The first tick of the range at which the mid crosses the market's strictest bounds (null: none;
+ * then it crosses none of the bounds per offset either, and the descent and its aggregation are
+ * not needed: most markets in most windows). No bound per offset is crossed before it.
  */
-function clearAtStrictest(input: TickPlanInput, market: MarketProjection, range: PlanRange, lo: number): boolean {
-  if (market.strictestLong === -Infinity && market.strictestShort === Infinity) return true;
-  const fromTick = lo === range.from ? range.fromTick : range.tickOf(lo - 1);
-  if (range.toTick < fromTick) return true;
+function strictestCrossing(input: TickPlanInput, market: MarketProjection, range: PlanRange): number | null {
+  if (market.strictestLong === -Infinity && market.strictestShort === Infinity) return null;
+  if (range.toTick < range.fromTick) return null;
   const bounds = { long: market.strictestLong, short: market.strictestShort };
-  return crossing(input, market, bounds, fromTick, range.toTick) === null;
+  return crossing(input, market, bounds, range.fromTick, range.toTick);
 }
 
 /** The first crossing in the intervals before offsets lo..hi, halving where the strongest bound is crossed. */

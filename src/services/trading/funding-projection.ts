@@ -15,7 +15,7 @@
  * never a late one); at most PROJECTIONS_MAX projections and MARKETS_MAX markets' bounds are kept
  * (each memo cleared whole when full).
  */
-import { freshTally, liquidationBound, runFunding, type FundingTally } from './funding-run.ts';
+import { freshTally, liquidationBound, runFunding, type FundingTally, type FundingTrace } from './funding-run.ts';
 import { WINDOW, termsOf, windowPrices, type FundingInstants } from './funding-window.ts';
 import { marketBySymbol, type Market } from './market-catalogue.ts';
 import type { PriceBook } from './price-book.ts';
@@ -41,6 +41,8 @@ interface PositionProjection {
   readonly fromOffset: number;
   /** [o]: the margin before instant offset o (after o − 1), for o ≥ fromOffset (up to the liquidation). */
   readonly margins: Float64Array;
+  /** [o]: the movements (payments and receipts) of the instants from fromOffset to o − 1. */
+  readonly moves: Uint16Array;
   /** The liquidation price's bound at a margin. */
   readonly bound: (marginMicro: number) => number;
   /** The offset at which funding liquidates it, or -1. */
@@ -242,18 +244,10 @@ export function projectedFunding(
   )
     return false;
   const to = known.liquidatedAt >= range.from && known.liquidatedAt < range.to ? known.liquidatedAt + 1 : range.to;
-  const margins = known.margins;
-  for (let offset = range.from; offset < to; offset++) {
-    const paid = (margins[offset] as number) - (margins[offset + 1] as number);
-    if (paid > 0) {
-      tally.paidMicro += paid;
-      tally.paidCount++;
-    } else if (paid < 0) {
-      tally.receivedMicro -= paid;
-      tally.receivedCount++;
-    }
-  }
-  tally.marginMicro = margins[to] as number;
+  // Whole numbers below 2^53: the differences are exact.
+  tally.netPaidMicro += (known.margins[range.from] as number) - (known.margins[to] as number);
+  tally.movements += (known.moves[to] as number) - (known.moves[range.from] as number);
+  tally.marginMicro = known.margins[to] as number;
   if (known.liquidatedAt >= range.from && known.liquidatedAt < range.to) tally.liquidatedAt = known.liquidatedAt;
   return true;
 }
@@ -284,15 +278,20 @@ function positionProjection(
   const market = marketBySymbol(position.symbol) as Market;
   const terms = termsOf(position, input.maintenanceBps);
   // The position's last projection is stale: its buffer is reused (a century's move projects each position once per window).
-  const margins = known?.margins ?? new Float64Array(WINDOW + 1);
+  const trace: FundingTrace = {
+    margins: known?.margins ?? new Float64Array(WINDOW + 1),
+    moves: known?.moves ?? new Uint16Array(WINDOW + 1),
+  };
+  const { margins, moves } = trace;
   const tally = freshTally(position.marginMicro);
   margins[fromOffset] = tally.marginMicro;
+  moves[fromOffset] = 0;
   runFunding(
     terms,
     windowPrices(input.prices, market, window, input.instants),
     tally,
     { from: fromOffset, to: WINDOW },
-    margins,
+    trace,
   );
   const bound = liquidationBound(terms);
   const end = tally.liquidatedAt >= 0 ? tally.liquidatedAt : WINDOW;
@@ -304,6 +303,7 @@ function positionProjection(
     window,
     fromOffset,
     margins,
+    moves,
     bound,
     liquidatedAt: tally.liquidatedAt,
     strictest,

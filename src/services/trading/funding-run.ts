@@ -80,10 +80,10 @@ export interface FundingTerms {
 /** A position's funding so far: the margin and the movements stepping would have made. */
 export interface FundingTally {
   marginMicro: number;
-  paidMicro: number;
-  receivedMicro: number;
-  paidCount: number;
-  receivedCount: number;
+  /** Paid out of the margin less received into it. */
+  netPaidMicro: number;
+  /** The payments and receipts (each a transfer when stepping). */
+  movements: number;
   /** The instant index at which the position is liquidated (after its payment there), or -1. */
   liquidatedAt: number;
 }
@@ -91,10 +91,8 @@ export interface FundingTally {
 export function freshTally(marginMicro: Micro): FundingTally {
   return {
     marginMicro: Number(marginMicro),
-    paidMicro: 0,
-    receivedMicro: 0,
-    paidCount: 0,
-    receivedCount: 0,
+    netPaidMicro: 0,
+    movements: 0,
     liquidatedAt: -1,
   };
 }
@@ -128,28 +126,37 @@ export function exactStep(
 }
 
 /**
+ * A run's record instant by instant (the planner's liquidation prices between instants, and the
+ * funding of any part of the run, funding-projection.ts): at [index + 1], the margin after instant
+ * `index` and the movements from the run's first instant through it.
+ */
+export interface FundingTrace {
+  readonly margins: Float64Array;
+  readonly moves: Uint16Array;
+}
+
+/**
  * Runs instants [from, to) of `prices` on `tally`, stopping after a liquidation (its index in
- * `liquidatedAt`). `margins`, when given, gets the margin after each instant at [index + 1] (the
- * planner's liquidation prices between instants). The loop keeps its numbers in locals: it runs
- * once per position and instant.
+ * `liquidatedAt`), recording each instant in `trace` when given. The loop keeps its numbers in
+ * locals: it runs once per position and instant.
  */
 export function runFunding(
   terms: FundingTerms,
   prices: InstantPrices,
   tally: FundingTally,
   range: { readonly from: number; readonly to: number },
-  margins?: Float64Array,
+  trace?: FundingTrace,
 ): void {
   const step = prices.fast && fastTerms(terms, BigInt(tally.marginMicro)) ? new FastStep(terms) : null;
   const { marks, rates } = prices;
   // Far from liquidation over the whole run: the payments alone (each below the margin, which stays under FAST_MAX).
   const far =
     step !== null && prices.reach !== null && step.far(tally.marginMicro, prices.reach, range.to - range.from);
-  let margin = tally.marginMicro;
-  let paid = 0;
-  let received = 0;
-  let paidCount = 0;
-  let receivedCount = 0;
+  const start = tally.marginMicro;
+  const margins = trace?.margins;
+  const counts = trace?.moves;
+  let margin = start;
+  let moves = 0;
   let index = range.from;
   for (; index < range.to; index++) {
     const mark = marks[index] as number;
@@ -164,22 +171,17 @@ export function runFunding(
       payment = Number(exact.paymentMicro);
       liquidated = exact.liquidated;
     }
-    if (payment > 0) {
-      paid += payment;
-      paidCount++;
-    } else if (payment < 0) {
-      received -= payment;
-      receivedCount++;
-    }
+    if (payment !== 0) moves++;
     margin -= payment;
-    if (margins !== undefined) margins[index + 1] = margin;
+    if (margins !== undefined && counts !== undefined) {
+      margins[index + 1] = margin;
+      counts[index + 1] = moves;
+    }
     if (liquidated) break;
   }
   tally.marginMicro = margin;
-  tally.paidMicro += paid;
-  tally.receivedMicro += received;
-  tally.paidCount += paidCount;
-  tally.receivedCount += receivedCount;
+  tally.netPaidMicro += start - margin;
+  tally.movements += moves;
   if (index < range.to) tally.liquidatedAt = index;
 }
 

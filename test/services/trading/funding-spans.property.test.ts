@@ -11,7 +11,7 @@
 // counted so the runs are known to reach them. Beside it, one instant of the double-precision
 // loop (funding-run.ts) against the timer's bigint arithmetic, at quantities, marks and margins
 // drawn onto the roundings' and the liquidation's boundaries; and a run over many instants
-// against them stepped one by one, from margins far from liquidation (where the run checks no
+// against them stepped one by one (the margin and movements after each), from margins far from liquidation (where the run checks no
 // instant for one, FastStep.far) to margins near it.
 // Size: AFP_PROPERTY_RUNS runs (default 12, seconds); AFP_PROPERTY_SEED fixes the seed (default 71).
 import fc from 'fast-check';
@@ -242,19 +242,15 @@ describe('funding in spans', () => {
           const margin = (((qty * entry) / 10_000_000_000n) * BigInt(marginPerMille)) / 10_000n;
           const terms = { side, qty, entry, maintenanceBps: BigInt(maintenanceBps) };
           const from = start % instants.length;
-          const stepped = { margin, paid: 0n, received: 0n, paidCount: 0, receivedCount: 0, liquidatedAt: -1 };
+          const stepped = { margin, moves: 0, liquidatedAt: -1 };
           const margins: bigint[] = [];
+          const moves: number[] = [];
           for (let index = from; index < instants.length && stepped.liquidatedAt < 0; index++) {
             const one = exactStep(terms, stepped.margin, marks[index] as bigint, rates[index] as number);
-            if (one.paymentMicro > 0n)
-              [stepped.paid, stepped.paidCount] = [stepped.paid + one.paymentMicro, stepped.paidCount + 1];
-            if (one.paymentMicro < 0n)
-              [stepped.received, stepped.receivedCount] = [
-                stepped.received - one.paymentMicro,
-                stepped.receivedCount + 1,
-              ];
+            if (one.paymentMicro !== 0n) stepped.moves++;
             stepped.margin -= one.paymentMicro;
             margins.push(stepped.margin);
+            moves.push(stepped.moves);
             if (one.liquidated) stepped.liquidatedAt = index;
           }
           const markNumbers = Float64Array.from(marks, Number);
@@ -267,23 +263,17 @@ describe('funding in spans', () => {
             reach: priceReach(markNumbers, rateInts),
           };
           const tally = freshTally(margin);
-          const run = new Float64Array(instants.length + 1);
-          runFunding(terms, prices, tally, { from, to: instants.length }, run);
+          const trace = { margins: new Float64Array(instants.length + 1), moves: new Uint16Array(instants.length + 1) };
+          runFunding(terms, prices, tally, { from, to: instants.length }, trace);
           expect(BigInt(tally.marginMicro)).toBe(stepped.margin);
-          expect([
-            tally.paidMicro,
-            tally.receivedMicro,
-            tally.paidCount,
-            tally.receivedCount,
-            tally.liquidatedAt,
-          ]).toEqual([
-            Number(stepped.paid),
-            Number(stepped.received),
-            stepped.paidCount,
-            stepped.receivedCount,
+          expect([BigInt(tally.netPaidMicro), tally.movements, tally.liquidatedAt]).toEqual([
+            margin - stepped.margin,
+            stepped.moves,
             stepped.liquidatedAt,
           ]);
-          expect(Array.from(run.subarray(from + 1, from + 1 + margins.length), BigInt)).toEqual(margins);
+          const recorded = { from: from + 1, to: from + 1 + margins.length };
+          expect(Array.from(trace.margins.subarray(recorded.from, recorded.to), BigInt)).toEqual(margins);
+          expect(Array.from(trace.moves.subarray(recorded.from, recorded.to))).toEqual(moves);
           if (stepped.liquidatedAt >= 0) ends.liquidated++;
           else ends.whole++;
         },
