@@ -86,6 +86,12 @@ export class TradingService implements TradingDesk {
   readonly context: ServiceContext;
   /** The instant of the tick that counts (null: none armed); an earlier arming supersedes a later one. */
   private tickAtMs: number | null = null;
+  /**
+   * The armed tick a plan looked through (funding spans only): the one before the tick the plan
+   * found, armed so that it queues that one (armAfterTick). Nothing can act at it, so it only
+   * queues the next; null when none, or once a request changed what is open (armSoon).
+   */
+  private relayAtMs: number | null = null;
   /** Instants of the tick timers in the queue: a superseded one stays queued and is ignored when it fires. */
   private readonly tickTimersMs = new Set<number>();
   /**
@@ -260,6 +266,7 @@ export class TradingService implements TradingDesk {
         assert(atMs % this.config.tickMs === 0, 'ticks run at tick boundaries');
         this.tickTimersMs.delete(atMs);
         if (atMs !== this.tickAtMs) return; // superseded by an earlier arming (armAt)
+        if (atMs === this.relayAtMs) return this.relay(atMs);
         // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
         if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
         fireTriggers(this, atMs);
@@ -381,8 +388,16 @@ export class TradingService implements TradingDesk {
     liquidatePosition(this, position, mark, atMs);
   }
 
+  /** A tick nothing can act at (relayAtMs): it queues the tick after it, which the plan found. */
+  private relay(atMs: number): void {
+    this.relayAtMs = null;
+    this.tickAtMs = null;
+    this.armAt(atMs + this.config.tickMs);
+  }
+
   /** After a request changed what is open: the tick at the next boundary (it plans onward), and funding. */
   armSoon(nowMs: number): void {
+    this.relayAtMs = null;
     this.planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
     if (this.book.openOrderCount > 0 || this.book.openPositionCount > 0)
       this.armAt(nextBoundary(nowMs, this.config.tickMs));
@@ -401,7 +416,11 @@ export class TradingService implements TradingDesk {
       if (found === null) this.planHorizonTicks = Math.min(PLAN_HORIZON_MAX_TICKS, this.planHorizonTicks * 4);
       // One boundary early: the tick that acts is then queued by the one before it, as stepping queues it,
       // so it meets the other timers of its instant in the same order.
-      this.armAt(found === null ? horizonMs : Math.max(atMs + tickMs, found - tickMs));
+      const armed = found === null ? horizonMs : Math.max(atMs + tickMs, found - tickMs);
+      this.armAt(armed);
+      // Funding in spans moves nothing between instants: the tick before the one found only relays to it.
+      if (this.fundingSpans && found !== null && armed === found - tickMs && this.tickAtMs === armed)
+        this.relayAtMs = armed;
     }
     this.armFunding(atMs);
   }

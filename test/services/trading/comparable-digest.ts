@@ -20,7 +20,13 @@ const COMPARABLE: TransientFields = new Map([
   [PriceBook.prototype, { memo: () => new Map() }],
   [
     TradingService.prototype,
-    { tickAtMs: () => null, tickTimersMs: () => new Set(), stepEveryTick: () => false, planHorizonTicks: () => 0 },
+    {
+      tickAtMs: () => null,
+      relayAtMs: () => null,
+      tickTimersMs: () => new Set(),
+      stepEveryTick: () => false,
+      planHorizonTicks: () => 0,
+    },
   ],
 ]);
 
