@@ -21,6 +21,8 @@ export const WINDOW = 512;
 
 /** Windows kept per market (a move goes forward: the one in use and the one before). */
 const KEPT = 2;
+/** The logs of the window being computed (read within computeWindow only: one buffer, not one a window). */
+const LOGS = new Float64Array(WINDOW);
 
 /** A market's window of instants, kept: which instants (period, lateness) and which window. */
 interface KeptWindow {
@@ -111,9 +113,8 @@ function windowLogs(
   if (stride === null) return null;
   const first = prices.tickOf(window * WINDOW * instants.periodMs + instants.lateMs);
   if (first + stride * (WINDOW - 1) > TICK_SHIFT_MAX) return null;
-  const logs = new Float64Array(WINDOW);
-  key.cursor.atEvery(first, stride, logs);
-  return logs;
+  key.cursor.atEvery(first, stride, LOGS);
+  return LOGS;
 }
 
 /** A shocked mid as a mark: at least 1, as a number (exact below FAST_MAX; past it the window reads the bigints again). */
