@@ -269,9 +269,12 @@ export class TradingService implements TradingDesk {
         if (atMs === this.relayAtMs) return this.relay(atMs);
         // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
         if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
+        const horizonTicks = this.planHorizonTicks;
         fireTriggers(this, atMs);
         this.liquidateCrossed(atMs);
         this.fillCrossed(atMs);
+        // A fill or a close asks for a tick (armSoon) but is no request: the horizon stays (see PLAN_HORIZON_MIN_TICKS).
+        this.planHorizonTicks = horizonTicks;
         this.tickAtMs = null; // kept until here: fills that open positions ask for a tick (armSoon), this one plans instead
         this.armAfterTick(atMs);
         return;
@@ -419,8 +422,8 @@ export class TradingService implements TradingDesk {
       const armed = found === null ? horizonMs : Math.max(atMs + tickMs, found - tickMs);
       this.armAt(armed);
       // Funding in spans moves nothing between instants: the tick before the one found only relays to it.
-      if (this.fundingSpans && found !== null && armed === found - tickMs && this.tickAtMs === armed)
-        this.relayAtMs = armed;
+      const relays = this.fundingSpans && found !== null && armed === found - tickMs && this.tickAtMs === armed;
+      this.relayAtMs = relays ? armed : null;
     }
     this.armFunding(atMs);
   }
