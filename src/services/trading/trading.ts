@@ -267,17 +267,7 @@ export class TradingService implements TradingDesk {
         this.tickTimersMs.delete(atMs);
         if (atMs !== this.tickAtMs) return; // superseded by an earlier arming (armAt)
         if (atMs === this.relayAtMs) return this.relay(atMs);
-        // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
-        if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
-        const horizonTicks = this.planHorizonTicks;
-        fireTriggers(this, atMs);
-        this.liquidateCrossed(atMs);
-        this.fillCrossed(atMs);
-        // A fill or a close asks for a tick (armSoon) but is no request: the horizon stays (see PLAN_HORIZON_MIN_TICKS).
-        this.planHorizonTicks = horizonTicks;
-        this.tickAtMs = null; // kept until here: fills that open positions ask for a tick (armSoon), this one plans instead
-        this.armAfterTick(atMs);
-        return;
+        return this.tick(atMs);
       case 'trading.funding':
         assert(atMs % this.config.fundingPeriodMs === this.fundingLateMs(), 'funding runs at 00, 08 and 16 UTC');
         this.fundingArmed = false;
@@ -389,6 +379,20 @@ export class TradingService implements TradingDesk {
     const mark = this.prices.mid(market, atMs);
     if (!crossesLiquidation(position.side, mark, this.liquidationOf(position))) return;
     liquidatePosition(this, position, mark, atMs);
+  }
+
+  /** The tick at `atMs`: funding, triggers, liquidations and fills, then the plan onward. */
+  private tick(atMs: number): void {
+    // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
+    if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
+    const horizonTicks = this.planHorizonTicks;
+    fireTriggers(this, atMs);
+    this.liquidateCrossed(atMs);
+    this.fillCrossed(atMs);
+    // A fill or a close asks for a tick (armSoon) but is no request: the horizon stays (see PLAN_HORIZON_MIN_TICKS).
+    this.planHorizonTicks = horizonTicks;
+    this.tickAtMs = null; // kept until here: fills that open positions ask for a tick (armSoon), this one plans instead
+    this.armAfterTick(atMs);
   }
 
   /** A tick nothing can act at (relayAtMs): it queues the tick after it, which the plan found. */
