@@ -110,13 +110,14 @@ export function sigmaTickPpmOf(market: Market): number {
 
 /** What octave `k` adds to the log (ppm) when its interpolated knot value is `value`: monotone in `value`. */
 export function octavePpm(sigmaTickPpm: number, k: number, value: number): number {
-  return octaveShare(octaveFactor(sigmaTickPpm, k), value);
+  return Math.trunc((value * sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number)) / (NOISE_MAX * 1000));
 }
 
 /**
  * Octave `k`'s amplitude factor, σ_tick × √(2^k) × 1000, for octaveShare: computed once per octave
  * by a loop over many knots. Every product of it by a knot value is a whole number below 2^53
- * (asserted), so value × factor is exactly the value × σ × √ the definition multiplies out.
+ * (asserted), so value × factor is exactly the value × σ × √ octavePpm multiplies out, and
+ * octaveShare equals octavePpm (price-path.test.ts compares them at every value).
  */
 export function octaveFactor(sigmaTickPpm: number, k: number): number {
   const factor = sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number);
