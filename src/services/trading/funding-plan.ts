@@ -32,12 +32,22 @@ interface PlanRange {
   readonly tickOf: (offset: number) => number;
 }
 
+/**
+ * A tick a plan found and what may act at it: a position liquidated by its price (liquidates), an
+ * order filled or a trigger fired (trades); neither at a window's end.
+ */
+export interface PlannedTick {
+  readonly tick: number;
+  readonly liquidates: boolean;
+  readonly trades: boolean;
+}
+
 /** The first tick in [fromTick, toTick] at which something may act, funding included; the end of the window when nothing can before it. */
 export function nextActiveTickWithFunding(
   input: TickPlanInput & ProjectionInput,
   fromTick: number,
   toTick: number,
-): number | null {
+): PlannedTick | null {
   const { periodMs, lateMs } = input.instants;
   const tickOf = (index: number): number => (index * periodMs + lateMs) / input.tickMs;
   const first = instantAtOrBefore(fromTick * input.tickMs - 1, input.instants) + 1;
@@ -54,13 +64,14 @@ export function nextActiveTickWithFunding(
     toTick: endTick,
     tickOf: (offset) => tickOf(window * WINDOW + offset),
   };
-  let found = acting;
+  let liquidation: number | null = null;
   for (const market of marketProjections(input, input.positions, window, range.from)) {
     const hit = firstLiquidation(input, market, range);
-    if (hit !== null && (found === null || hit < found)) found = hit;
+    if (hit !== null && (liquidation === null || hit < liquidation)) liquidation = hit;
   }
-  if (found === null && lastTick < toTick) return lastTick;
-  return found;
+  const found = acting === null ? liquidation : liquidation === null ? acting : Math.min(acting, liquidation);
+  if (found === null) return lastTick < toTick ? { tick: lastTick, liquidates: false, trades: false } : null;
+  return { tick: found, liquidates: liquidation === found, trades: acting === found };
 }
 
 /** The first tick of the range at which a position of the market may be liquidated (by price or by funding). */

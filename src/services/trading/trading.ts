@@ -31,7 +31,7 @@ import { PriceBook } from './price-book.ts';
 import { formatPrice } from './price-scale.ts';
 import { RiskBook } from './risk-settings.ts';
 import { fundInstant } from './funding-instant.ts';
-import { nextActiveTickWithFunding } from './funding-plan.ts';
+import { nextActiveTickWithFunding, type PlannedTick } from './funding-plan.ts';
 import { settleSpan } from './funding-spans.ts';
 import { instantAtOrBefore, type FundingInstants } from './funding-window.ts';
 import { nextActiveTick } from './tick-planner.ts';
@@ -87,11 +87,12 @@ export class TradingService implements TradingDesk {
   /** The instant of the tick that counts (null: none armed); an earlier arming supersedes a later one. */
   private tickAtMs: number | null = null;
   /**
-   * The armed tick a plan looked through (funding spans only): the one before the tick the plan
-   * found, armed so that it queues that one (armAfterTick). Nothing can act at it, so it only
-   * queues the next; null when none, or once a request changed what is open (armSoon).
+   * Funding in spans only, both cleared by a request that changes what is open (armSoon): the tick
+   * armed before the one the last plan found, which only queues that one (nothing can act at it:
+   * the plan looked through it); the tick found and what may act there (the other scans skipped).
    */
   private relayAtMs: number | null = null;
+  private planned: PlannedTick | null = null;
   /** Instants of the tick timers in the queue: a superseded one stays queued and is ignored when it fires. */
   private readonly tickTimersMs = new Set<number>();
   /**
@@ -386,9 +387,11 @@ export class TradingService implements TradingDesk {
     // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
     if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
     const horizonTicks = this.planHorizonTicks;
-    fireTriggers(this, atMs);
-    this.liquidateCrossed(atMs);
-    this.fillCrossed(atMs);
+    const planned = this.planned?.tick === atMs / this.config.tickMs ? this.planned : null;
+    this.planned = null;
+    if (planned?.trades !== false) fireTriggers(this, atMs);
+    if (planned?.liquidates !== false) this.liquidateCrossed(atMs);
+    if (planned?.trades !== false) this.fillCrossed(atMs);
     // A fill or a close asks for a tick (armSoon) but is no request: the horizon stays (see PLAN_HORIZON_MIN_TICKS).
     this.planHorizonTicks = horizonTicks;
     this.tickAtMs = null; // kept until here: fills that open positions ask for a tick (armSoon), this one plans instead
@@ -405,6 +408,7 @@ export class TradingService implements TradingDesk {
   /** After a request changed what is open: the tick at the next boundary (it plans onward), and funding. */
   armSoon(nowMs: number): void {
     this.relayAtMs = null;
+    this.planned = null;
     this.planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
     if (this.book.openOrderCount > 0 || this.book.openPositionCount > 0)
       this.armAt(nextBoundary(nowMs, this.config.tickMs));
@@ -419,7 +423,8 @@ export class TradingService implements TradingDesk {
       this.armAt(atMs + tickMs);
     } else {
       const horizonMs = atMs + this.planHorizonTicks * tickMs;
-      const found = this.plan(atMs, horizonMs);
+      const planned = this.plan(atMs, horizonMs);
+      const found = planned === null ? null : planned.tick * tickMs;
       if (found === null) this.planHorizonTicks = Math.min(PLAN_HORIZON_MAX_TICKS, this.planHorizonTicks * 4);
       // One boundary early: the tick that acts is then queued by the one before it, as stepping queues it,
       // so it meets the other timers of its instant in the same order.
@@ -428,6 +433,8 @@ export class TradingService implements TradingDesk {
       // Funding in spans moves nothing between instants: the tick before the one found only relays to it.
       const relays = this.fundingSpans && found !== null && armed === found - tickMs && this.tickAtMs === armed;
       this.relayAtMs = relays ? armed : null;
+      const horizon = { tick: horizonMs / tickMs, liquidates: false, trades: false };
+      this.planned = this.fundingSpans ? (planned ?? horizon) : null;
     }
     this.armFunding(atMs);
   }
@@ -441,13 +448,14 @@ export class TradingService implements TradingDesk {
       return;
     }
     const lateMs = this.fundingLateMs();
-    const found = this.plan(atMs, nextBoundary(atMs - lateMs, this.config.fundingPeriodMs) + lateMs);
+    const planned = this.plan(atMs, nextBoundary(atMs - lateMs, this.config.fundingPeriodMs) + lateMs);
+    const found = planned === null ? null : planned.tick * tickMs;
     if (found !== null) this.armAt(Math.max(nextBoundary(atMs, tickMs), found - tickMs));
     else if (this.tickAtMs === null) this.armAt(nextBoundary(atMs, tickMs));
   }
 
-  /** The first boundary in (fromMs, toMs] at which a tick can act, or null. */
-  private plan(fromMs: number, toMs: number): number | null {
+  /** The first tick in (fromMs, toMs] at which something can act (and what: see PlannedTick), or null. */
+  private plan(fromMs: number, toMs: number): PlannedTick | null {
     const tickMs = this.config.tickMs;
     const input = {
       prices: this.prices,
@@ -458,10 +466,10 @@ export class TradingService implements TradingDesk {
       liquidationOf: (position: PositionRecord) => this.liquidationOf(position),
     };
     const ticks = [Math.floor(fromMs / tickMs) + 1, Math.floor(toMs / tickMs)] as const;
-    const tick = this.fundingSpans
-      ? nextActiveTickWithFunding({ ...input, ...this.fundingWork(), positions: input.positions }, ...ticks)
-      : nextActiveTick(input, ...ticks);
-    return tick === null ? null : tick * tickMs;
+    if (this.fundingSpans)
+      return nextActiveTickWithFunding({ ...input, ...this.fundingWork(), positions: input.positions }, ...ticks);
+    const tick = nextActiveTick(input, ...ticks);
+    return tick === null ? null : { tick, liquidates: true, trades: true };
   }
 
   /** Arms the tick at `atMs` unless one is armed at or before it; never queues two timers for one instant. */

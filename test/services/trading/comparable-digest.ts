@@ -23,6 +23,7 @@ const COMPARABLE: TransientFields = new Map([
     {
       tickAtMs: () => null,
       relayAtMs: () => null,
+      planned: () => null,
       tickTimersMs: () => new Set(),
       stepEveryTick: () => false,
       planHorizonTicks: () => 0,
