@@ -184,7 +184,9 @@ function aggregate(
 /**
  * The market's bounds offset by offset from its `fromOffset` on, aggregated once per projection:
  * none is stricter than the projection's strictest (each is a position's bound at one of the
- * margins the strictest is the lowest of).
+ * margins the strictest is the lowest of). Late, yet from the right margins: a position projected
+ * again (which reuses its buffer) makes its market's projection anew, so the parts of one in use
+ * are their positions' latest.
  */
 export function boundsOf(projection: MarketProjection): MarketBounds {
   const known = BOUNDS.get(projection);
