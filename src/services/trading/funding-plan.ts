@@ -10,7 +10,7 @@
  * Limits: a plan stops at the end of its window of instants (funding-window.ts); SEGMENTS_MAX
  * shock stretches per search (past them the boundary reached is answered, an early tick).
  */
-import { marketProjections, type MarketProjection, type ProjectionInput } from './funding-projection.ts';
+import { boundsOf, marketProjections, type MarketProjection, type ProjectionInput } from './funding-projection.ts';
 import { instantAtOrBefore } from './funding-window.ts';
 import { WINDOW } from './funding-window.ts';
 import { firstTickOutside } from './price-search.ts';
@@ -32,12 +32,22 @@ interface PlanRange {
   readonly tickOf: (offset: number) => number;
 }
 
+/**
+ * A tick a plan found and what may act at it: a position liquidated by its price (liquidates), an
+ * order filled or a trigger fired (trades); neither at a window's end.
+ */
+export interface PlannedTick {
+  readonly tick: number;
+  readonly liquidates: boolean;
+  readonly trades: boolean;
+}
+
 /** The first tick in [fromTick, toTick] at which something may act, funding included; the end of the window when nothing can before it. */
 export function nextActiveTickWithFunding(
   input: TickPlanInput & ProjectionInput,
   fromTick: number,
   toTick: number,
-): number | null {
+): PlannedTick | null {
   const { periodMs, lateMs } = input.instants;
   const tickOf = (index: number): number => (index * periodMs + lateMs) / input.tickMs;
   const first = instantAtOrBefore(fromTick * input.tickMs - 1, input.instants) + 1;
@@ -54,13 +64,14 @@ export function nextActiveTickWithFunding(
     toTick: endTick,
     tickOf: (offset) => tickOf(window * WINDOW + offset),
   };
-  let found = acting;
+  let liquidation: number | null = null;
   for (const market of marketProjections(input, input.positions, window, range.from)) {
     const hit = firstLiquidation(input, market, range);
-    if (hit !== null && (found === null || hit < found)) found = hit;
+    if (hit !== null && (liquidation === null || hit < liquidation)) liquidation = hit;
   }
-  if (found === null && lastTick < toTick) return lastTick;
-  return found;
+  const found = acting === null ? liquidation : liquidation === null ? acting : Math.min(acting, liquidation);
+  if (found === null) return lastTick < toTick ? { tick: lastTick, liquidates: false, trades: false } : null;
+  return { tick: found, liquidates: liquidation === found, trades: acting === found };
 }
 
 /** The first tick of the range at which a position of the market may be liquidated (by price or by funding). */
@@ -85,8 +96,15 @@ function priceCrossing(input: TickPlanInput, market: MarketProjection, range: Pl
   const clearTo = known !== undefined && known.hit === null && range.fromTick >= known.fromTick ? known.toTick : -1;
   const fromTick = Math.max(range.fromTick, clearTo + 1);
   const from = Math.max(range.from, offsetAfter(range, fromTick));
-  // Intervals: before offset o for o in from..to+1 (the last one after the range's last instant).
-  const hit = descend(input, market, { ...range, from, fromTick }, from, Math.min(range.to + 1, WINDOW));
+  const searched = { ...range, from, fromTick };
+  // No bound per offset is crossed before the strictest is: the descent starts in the interval where it is.
+  const first = strictestCrossing(input, market, searched);
+  let hit: number | null = null;
+  if (first !== null) {
+    const lo = offsetAfter(searched, first);
+    // Intervals: before offset o for o in lo..to+1 (the last one after the range's last instant).
+    hit = descend(input, market, { ...searched, from: lo, fromTick: first }, lo, Math.min(range.to + 1, WINDOW));
+  }
   CROSSINGS.set(market, {
     fromTick: known !== undefined && clearTo >= 0 ? known.fromTick : range.fromTick,
     toTick: range.toTick,
@@ -102,6 +120,18 @@ function offsetAfter(range: PlanRange, tick: number): number {
   return offset;
 }
 
+/**
+ * The first tick of the range at which the mid crosses the market's strictest bounds (null: none;
+ * then it crosses none of the bounds per offset either, and the descent and its aggregation are
+ * not needed: most markets in most windows). No bound per offset is crossed before it.
+ */
+function strictestCrossing(input: TickPlanInput, market: MarketProjection, range: PlanRange): number | null {
+  if (market.strictestLong === -Infinity && market.strictestShort === Infinity) return null;
+  if (range.toTick < range.fromTick) return null;
+  const bounds = { long: market.strictestLong, short: market.strictestShort };
+  return crossing(input, market, bounds, range.fromTick, range.toTick);
+}
+
 /** The first crossing in the intervals before offsets lo..hi, halving where the strongest bound is crossed. */
 function descend(
   input: TickPlanInput,
@@ -110,11 +140,12 @@ function descend(
   lo: number,
   hi: number,
 ): number | null {
+  const { longBounds, shortBounds } = boundsOf(market);
   let long = -Infinity;
   let short = Infinity;
   for (let offset = lo; offset <= hi; offset++) {
-    long = Math.max(long, market.longBounds[offset] as number);
-    short = Math.min(short, market.shortBounds[offset] as number);
+    long = Math.max(long, longBounds[offset] as number);
+    short = Math.min(short, shortBounds[offset] as number);
   }
   if (long === -Infinity && short === Infinity) return null;
   const fromTick = lo === range.from ? range.fromTick : range.tickOf(lo - 1);

@@ -3,8 +3,9 @@
  * funding-spans.ts): the funding of each open position is run ahead over the window of instants
  * (funding-run.ts), which gives, before each instant, a bound on its liquidation price (above it
  * for a long, below for a short) and the instant funding itself liquidates it, if any. Per
- * market, the strongest bound of its positions between each two instants; the planner
- * (funding-plan.ts) searches the price path against them.
+ * market, the strictest bound of its positions over the window, which the planner (funding-plan.ts)
+ * searches the price path against first; only where it is crossed, the strongest bound between
+ * each two instants (boundsOf), which it then searches instant by instant.
  * Remembered, as memos of pure functions of a position's terms and the path (not state): a
  * position's projection while its side, quantity and entry are unchanged and its margin is the
  * one projected for the instant reached (the run ahead is a function of those), and a market's
@@ -14,7 +15,7 @@
  * never a late one); at most PROJECTIONS_MAX projections and MARKETS_MAX markets' bounds are kept
  * (each memo cleared whole when full).
  */
-import { freshTally, liquidationBound, runFunding, type FundingTally } from './funding-run.ts';
+import { freshTally, liquidationBound, runFunding, type FundingTally, type FundingTrace } from './funding-run.ts';
 import { WINDOW, termsOf, windowPrices, type FundingInstants } from './funding-window.ts';
 import { marketBySymbol, type Market } from './market-catalogue.ts';
 import type { PriceBook } from './price-book.ts';
@@ -40,10 +41,14 @@ interface PositionProjection {
   readonly fromOffset: number;
   /** [o]: the margin before instant offset o (after o − 1), for o ≥ fromOffset (up to the liquidation). */
   readonly margins: Float64Array;
+  /** [o]: the movements (payments and receipts) of the instants from fromOffset to o − 1. */
+  readonly moves: Uint16Array;
   /** The liquidation price's bound at a margin. */
   readonly bound: (marginMicro: number) => number;
   /** The offset at which funding liquidates it, or -1. */
   readonly liquidatedAt: number;
+  /** Its strictest bound from fromOffset to the liquidation or the window's end (at its lowest margin), rounded outward. */
+  readonly strictest: number;
 }
 
 /** A market's strongest bounds between instants (and its first funding liquidation). */
@@ -53,10 +58,16 @@ export interface MarketProjection {
   /** The first offset the bounds hold (before it: none). */
   readonly fromOffset: number;
   readonly parts: readonly PositionProjection[];
-  /** [o]: the highest long bound before offset o (-Infinity: none); the lowest short bound (Infinity: none). */
+  /** The highest long bound at any offset (-Infinity: none); the lowest short bound (Infinity: none). */
+  readonly strictestLong: number;
+  readonly strictestShort: number;
+  readonly liquidatedAt: number;
+}
+
+/** A market's bounds offset by offset: [o], the highest long bound before offset o (-Infinity: none); the lowest short bound (Infinity: none). */
+export interface MarketBounds {
   readonly longBounds: Float32Array;
   readonly shortBounds: Float32Array;
-  readonly liquidatedAt: number;
 }
 
 const POSITIONS = new Map<PositionRecord, PositionProjection>();
@@ -72,6 +83,8 @@ interface LastAnswer {
 }
 
 const LAST = new WeakMap<PriceBook, LastAnswer>();
+/** A market projection's bounds offset by offset, aggregated when a plan first needs them (most never do). */
+const BOUNDS = new WeakMap<MarketProjection, MarketBounds>();
 
 /**
  * The projections of the markets of `positions` over `window` from `fromOffset` (the first instant
@@ -150,30 +163,66 @@ function sameParts(a: readonly PositionProjection[], b: readonly PositionProject
   return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
-/** The market's bounds from `fromOffset` on (a plan never looks back). */
+/** The market's projection from `fromOffset` on (a plan never looks back): its strictest bounds; the bounds per offset wait (boundsOf). */
 function aggregate(
   market: Market,
   from: { readonly window: number; readonly fromOffset: number },
   parts: readonly PositionProjection[],
 ): MarketProjection {
-  const longBounds = new Float32Array(WINDOW + 1).fill(-Infinity);
-  const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
+  let strictestLong = -Infinity;
+  let strictestShort = Infinity;
   let liquidatedAt = -1;
   for (const part of parts) {
-    const into = part.side === 'long' ? longBounds : shortBounds;
-    const long = into === longBounds;
-    const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
-    const sign = long ? 1 : -1;
-    for (let offset = Math.max(part.fromOffset, from.fromOffset); offset <= end; offset++) {
-      const exact = part.bound(part.margins[offset] as number);
-      const bound = Math.fround(exact + sign * (Math.abs(exact) * OUTWARD + 1));
-      const held = into[offset] as number;
-      if (long ? bound > held : bound < held) into[offset] = bound;
-    }
+    if (part.side === 'long') strictestLong = Math.max(strictestLong, part.strictest);
+    else strictestShort = Math.min(strictestShort, part.strictest);
     if (part.liquidatedAt >= 0 && (liquidatedAt < 0 || part.liquidatedAt < liquidatedAt))
       liquidatedAt = part.liquidatedAt;
   }
-  return { market, ...from, parts, longBounds, shortBounds, liquidatedAt };
+  return { market, ...from, parts, strictestLong, strictestShort, liquidatedAt };
+}
+
+/**
+ * The market's bounds offset by offset from its `fromOffset` on, aggregated once per projection:
+ * none is stricter than the projection's strictest (each is a position's bound at one of the
+ * margins the strictest is the lowest of). Late, yet from the right margins: a position projected
+ * again (which reuses its buffer) makes its market's projection anew, so the parts of one in use
+ * are their positions' latest.
+ */
+export function boundsOf(projection: MarketProjection): MarketBounds {
+  const known = BOUNDS.get(projection);
+  if (known !== undefined) return known;
+  const longBounds = new Float32Array(WINDOW + 1).fill(-Infinity);
+  const shortBounds = new Float32Array(WINDOW + 1).fill(Infinity);
+  for (const part of projection.parts) {
+    const into = part.side === 'long' ? longBounds : shortBounds;
+    const long = into === longBounds;
+    const end = part.liquidatedAt >= 0 ? part.liquidatedAt : WINDOW;
+    for (let offset = Math.max(part.fromOffset, projection.fromOffset); offset <= end; offset++) {
+      const bound = outward(part.bound(part.margins[offset] as number), long);
+      const held = into[offset] as number;
+      if (long ? bound > held : bound < held) into[offset] = bound;
+    }
+  }
+  const bounds = { longBounds, shortBounds };
+  BOUNDS.set(projection, bounds);
+  return bounds;
+}
+
+/** A bound as a Float32, rounded outward (stricter). */
+function outward(exact: number, long: boolean): number {
+  return Math.fround(exact + (long ? 1 : -1) * (Math.abs(exact) * OUTWARD + 1));
+}
+
+/** The bound at the lowest margin of `margins` over offsets from..end (the bound is stricter as the margin falls). */
+function strictestOf(
+  bound: (marginMicro: number) => number,
+  margins: Float64Array,
+  { from, end, long }: { readonly from: number; readonly end: number; readonly long: boolean },
+): number {
+  let lowest = margins[from] as number;
+  for (let offset = from + 1; offset <= end; offset++) lowest = Math.min(lowest, margins[offset] as number);
+  // Twice outward: stricter than any offset's bound by at least a Float32 step, whatever the roundings in between.
+  return outward(outward(bound(lowest), long), long);
 }
 
 /** A position's projection, remembered while its terms and window hold and it starts no later. */
@@ -197,18 +246,10 @@ export function projectedFunding(
   )
     return false;
   const to = known.liquidatedAt >= range.from && known.liquidatedAt < range.to ? known.liquidatedAt + 1 : range.to;
-  const margins = known.margins;
-  for (let offset = range.from; offset < to; offset++) {
-    const paid = (margins[offset] as number) - (margins[offset + 1] as number);
-    if (paid > 0) {
-      tally.paidMicro += paid;
-      tally.paidCount++;
-    } else if (paid < 0) {
-      tally.receivedMicro -= paid;
-      tally.receivedCount++;
-    }
-  }
-  tally.marginMicro = margins[to] as number;
+  // Whole numbers below 2^53: the differences are exact.
+  tally.netPaidMicro += (known.margins[range.from] as number) - (known.margins[to] as number);
+  tally.movements += (known.moves[to] as number) - (known.moves[range.from] as number);
+  tally.marginMicro = known.margins[to] as number;
   if (known.liquidatedAt >= range.from && known.liquidatedAt < range.to) tally.liquidatedAt = known.liquidatedAt;
   return true;
 }
@@ -239,17 +280,24 @@ function positionProjection(
   const market = marketBySymbol(position.symbol) as Market;
   const terms = termsOf(position, input.maintenanceBps);
   // The position's last projection is stale: its buffer is reused (a century's move projects each position once per window).
-  const margins = known?.margins ?? new Float64Array(WINDOW + 1);
+  const trace: FundingTrace = {
+    margins: known?.margins ?? new Float64Array(WINDOW + 1),
+    moves: known?.moves ?? new Uint16Array(WINDOW + 1),
+  };
+  const { margins, moves } = trace;
   const tally = freshTally(position.marginMicro);
   margins[fromOffset] = tally.marginMicro;
+  moves[fromOffset] = 0;
   runFunding(
     terms,
     windowPrices(input.prices, market, window, input.instants),
     tally,
     { from: fromOffset, to: WINDOW },
-    margins,
+    trace,
   );
   const bound = liquidationBound(terms);
+  const end = tally.liquidatedAt >= 0 ? tally.liquidatedAt : WINDOW;
+  const strictest = strictestOf(bound, margins, { from: fromOffset, end, long: position.side === 'long' });
   const projection = {
     side: position.side,
     qty: position.qty,
@@ -257,8 +305,10 @@ function positionProjection(
     window,
     fromOffset,
     margins,
+    moves,
     bound,
     liquidatedAt: tally.liquidatedAt,
+    strictest,
   };
   if (POSITIONS.size >= PROJECTIONS_MAX) POSITIONS.clear();
   POSITIONS.set(position, projection);

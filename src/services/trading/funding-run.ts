@@ -11,6 +11,8 @@
  * qty × mark, and the margin per unit of the liquidation check) are decided in doubles only when
  * the value is farther than its rounding error from the boundary, else in bigints (`exactStep`
  * is the reference the fast path must equal, and the property test compares both with stepping).
+ * A run that no instant can liquidate nor pay out (checked once against the window's reach,
+ * FastStep.far: most runs of a century) checks no instant for a liquidation.
  */
 import type { Micro } from '../../core/money.ts';
 import { crossesLiquidation, liquidationPrice } from './perp-math.ts';
@@ -23,6 +25,8 @@ const DIVISOR = 1e10;
 const DIVISOR_BIG = 10_000_000_000n;
 /** Relative slack of a double against its exact value: far above the ~3 ulps of two operations. */
 const RELATIVE_SLACK = 1e-13;
+/** 1 + the relative slack of a run's reach (PriceReach: sums of 512 rounded products), far above its error (~1e-13). */
+const REACH_SLACK = 1 + 1e-9;
 
 /** The funding instants of one market: marks (exact integers as numbers) and the period's rate (ppm). */
 export interface InstantPrices {
@@ -31,6 +35,38 @@ export interface InstantPrices {
   /** Whether every mark is below FAST_MAX (else the exact path only, with the marks as bigints). */
   readonly fast: boolean;
   readonly exactMarks: readonly bigint[] | null;
+  /** What any run over these instants can reach (fast marks only; null: every instant checks for a liquidation). */
+  readonly reach: PriceReach | null;
+}
+
+/**
+ * What a run over a window's instants can reach: the lowest and highest mark, and the sums of
+ * mark × |rate| over the instants where longs pay (rate > 0) and where shorts pay (rate < 0). A
+ * run checks against them once (FastStep.far) whether any instant can liquidate its position or
+ * pay out its whole margin; when none can, no instant checks for a liquidation.
+ */
+export interface PriceReach {
+  readonly lowMark: number;
+  readonly highMark: number;
+  readonly longPays: number;
+  readonly shortPays: number;
+}
+
+/** The reach of instants whose marks and rates these are. */
+export function priceReach(marks: Float64Array, rates: Int32Array): PriceReach {
+  let lowMark = Infinity;
+  let highMark = -Infinity;
+  let longPays = 0;
+  let shortPays = 0;
+  for (let index = 0; index < marks.length; index++) {
+    const mark = marks[index] as number;
+    const rate = rates[index] as number;
+    if (mark < lowMark) lowMark = mark;
+    if (mark > highMark) highMark = mark;
+    if (rate > 0) longPays += mark * rate;
+    else if (rate < 0) shortPays -= mark * rate;
+  }
+  return { lowMark, highMark, longPays, shortPays };
 }
 
 /** What does not change over a run: the position's side, quantity, entry and maintenance. */
@@ -44,10 +80,10 @@ export interface FundingTerms {
 /** A position's funding so far: the margin and the movements stepping would have made. */
 export interface FundingTally {
   marginMicro: number;
-  paidMicro: number;
-  receivedMicro: number;
-  paidCount: number;
-  receivedCount: number;
+  /** Paid out of the margin less received into it. */
+  netPaidMicro: number;
+  /** The payments and receipts (each a transfer when stepping). */
+  movements: number;
   /** The instant index at which the position is liquidated (after its payment there), or -1. */
   liquidatedAt: number;
 }
@@ -55,10 +91,8 @@ export interface FundingTally {
 export function freshTally(marginMicro: Micro): FundingTally {
   return {
     marginMicro: Number(marginMicro),
-    paidMicro: 0,
-    receivedMicro: 0,
-    paidCount: 0,
-    receivedCount: 0,
+    netPaidMicro: 0,
+    movements: 0,
     liquidatedAt: -1,
   };
 }
@@ -92,55 +126,62 @@ export function exactStep(
 }
 
 /**
+ * A run's record instant by instant (the planner's liquidation prices between instants, and the
+ * funding of any part of the run, funding-projection.ts): at [index + 1], the margin after instant
+ * `index` and the movements from the run's first instant through it.
+ */
+export interface FundingTrace {
+  readonly margins: Float64Array;
+  readonly moves: Uint16Array;
+}
+
+/**
  * Runs instants [from, to) of `prices` on `tally`, stopping after a liquidation (its index in
- * `liquidatedAt`). `margins`, when given, gets the margin after each instant at [index + 1] (the
- * planner's liquidation prices between instants). The loop keeps its numbers in locals: it runs
- * once per position and instant.
+ * `liquidatedAt`), recording each instant in `trace` when given. The loop keeps its numbers in
+ * locals: it runs once per position and instant.
  */
 export function runFunding(
   terms: FundingTerms,
   prices: InstantPrices,
   tally: FundingTally,
   range: { readonly from: number; readonly to: number },
-  margins?: Float64Array,
+  trace?: FundingTrace,
 ): void {
   const step = prices.fast && fastTerms(terms, BigInt(tally.marginMicro)) ? new FastStep(terms) : null;
   const { marks, rates } = prices;
-  let margin = tally.marginMicro;
-  let paid = 0;
-  let received = 0;
-  let paidCount = 0;
-  let receivedCount = 0;
+  // Far from liquidation over the whole run: the payments alone (each below the margin, which stays under FAST_MAX).
+  const far =
+    step !== null && prices.reach !== null && step.far(tally.marginMicro, prices.reach, range.to - range.from);
+  const start = tally.marginMicro;
+  const margins = trace?.margins;
+  const counts = trace?.moves;
+  let margin = start;
+  let moves = 0;
   let index = range.from;
   for (; index < range.to; index++) {
     const mark = marks[index] as number;
     const rate = rates[index] as number;
     let payment: number;
     let liquidated: boolean;
-    if (step !== null && margin < FAST_MAX) {
+    if (step !== null && (far || margin < FAST_MAX)) {
       payment = step.payment(margin, mark, rate);
-      liquidated = step.liquidated(margin - payment, mark);
+      liquidated = !far && step.liquidated(margin - payment, mark);
     } else {
       const exact = exactStep(terms, BigInt(margin), prices.exactMarks?.[index] ?? BigInt(mark), rate);
       payment = Number(exact.paymentMicro);
       liquidated = exact.liquidated;
     }
-    if (payment > 0) {
-      paid += payment;
-      paidCount++;
-    } else if (payment < 0) {
-      received -= payment;
-      receivedCount++;
-    }
+    if (payment !== 0) moves++;
     margin -= payment;
-    if (margins !== undefined) margins[index + 1] = margin;
+    if (margins !== undefined && counts !== undefined) {
+      margins[index + 1] = margin;
+      counts[index + 1] = moves;
+    }
     if (liquidated) break;
   }
   tally.marginMicro = margin;
-  tally.paidMicro += paid;
-  tally.receivedMicro += received;
-  tally.paidCount += paidCount;
-  tally.receivedCount += receivedCount;
+  tally.netPaidMicro += start - margin;
+  tally.movements += moves;
   if (index < range.to) tally.liquidatedAt = index;
 }
 
@@ -212,6 +253,22 @@ class FastStep {
     if (bound - perUnit > slack) return true;
     if (perUnit - bound > slack) return false;
     return BigInt(marginMicro) * DIVISOR_BIG < BigInt(bound) * this.qtyBig;
+  }
+
+  /**
+   * Whether no instant of a run of at most `count` of `reach`'s instants, from `marginMicro`, can
+   * liquidate the position or pay out its whole margin: had every instant paid its most (qty ×
+   * mark × |rate| / 10^16, plus one for rounding up) and received nothing, the margin would still
+   * be positive, and at that margin no mark of the window crosses the liquidation price (see
+   * `liquidated`); nor can receipts take the margin to FAST_MAX.
+   */
+  far(marginMicro: number, reach: PriceReach, count: number): boolean {
+    const pays = (this.long ? reach.longPays : reach.shortPays) * 1e-6 * this.perMark * REACH_SLACK;
+    const receives = (this.long ? reach.shortPays : reach.longPays) * 1e-6 * this.perMark * REACH_SLACK;
+    const lowest = marginMicro - pays - count - 1;
+    if (!(lowest > 0) || marginMicro + receives + 1 >= FAST_MAX) return false;
+    const bound = this.long ? this.anchor - reach.lowMark + 1 : reach.highMark - this.anchor + 1;
+    return lowest * this.perMargin > Math.abs(bound) * REACH_SLACK + 1;
   }
 
   /** The liquidation price at `marginMicro`, rounded away from safety (higher for a long, lower for a short): a plan's bound. */

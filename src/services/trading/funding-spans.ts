@@ -90,9 +90,9 @@ function marginAccountOf(agentId: string): string {
 
 /** The span's funding of one position: one net transfer standing for stepping's, and its fields. */
 function book(ledger: Ledger, position: MutablePosition, tally: FundingTally): void {
-  const net = BigInt(tally.paidMicro) - BigInt(tally.receivedMicro);
+  const net = BigInt(tally.netPaidMicro);
   const account = marginAccountOf(position.agentId);
-  const movements = tally.paidCount + tally.receivedCount;
+  const movements = tally.movements;
   const reference = position.id;
   ledger.transferNet(
     net === 0n

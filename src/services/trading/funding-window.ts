@@ -13,16 +13,27 @@ import type { Market } from './market-catalogue.ts';
 import { TICK_SHIFT_MAX } from './path-cursor.ts';
 import { pathKeyOf, type PathKey } from './path-key.ts';
 import type { PriceBook } from './price-book.ts';
-import { FAST_MAX, type FundingTerms, type InstantPrices } from './funding-run.ts';
+import { FAST_MAX, priceReach, type FundingTerms, type InstantPrices } from './funding-run.ts';
 import type { PositionRecord } from './trading-record.ts';
 
 /** Instants per window (≈ 170 days of 8-hour periods): the longest a plan runs every position ahead at once. */
 export const WINDOW = 512;
+
 /** Windows kept per market (a move goes forward: the one in use and the one before). */
 const KEPT = 2;
+/** The logs of the window being computed (read within computeWindow only: one buffer, not one a window). */
+const LOGS = new Float64Array(WINDOW);
 
-/** Per price book: `${symbol}|${periodMs}|${lateMs}` → the market's latest windows, newest last. */
-const MEMOS = new WeakMap<PriceBook, Map<string, { window: number; prices: InstantPrices }[]>>();
+/** A market's window of instants, kept: which instants (period, lateness) and which window. */
+interface KeptWindow {
+  readonly periodMs: number;
+  readonly lateMs: number;
+  readonly window: number;
+  readonly prices: InstantPrices;
+}
+
+/** Per price book and market: its latest windows, newest last (looked up once per position and window: no key text). */
+const MEMOS = new WeakMap<PriceBook, Map<Market, KeptWindow[]>>();
 
 /** Window `window`'s instants of `market`. */
 export function windowPrices(
@@ -36,16 +47,16 @@ export function windowPrices(
     memo = new Map();
     MEMOS.set(prices, memo);
   }
-  const key = `${market.symbol}|${instants.periodMs}|${instants.lateMs}`;
-  let kept = memo.get(key);
+  let kept = memo.get(market);
   if (kept === undefined) {
     kept = [];
-    memo.set(key, kept);
+    memo.set(market, kept);
   }
-  const found = kept.find((entry) => entry.window === window);
-  if (found !== undefined) return found.prices;
+  const { periodMs, lateMs } = instants;
+  for (const entry of kept)
+    if (entry.window === window && entry.periodMs === periodMs && entry.lateMs === lateMs) return entry.prices;
   const computed = computeWindow(prices, market, window, instants);
-  kept.push({ window, prices: computed });
+  kept.push({ periodMs, lateMs, window, prices: computed });
   if (kept.length > KEPT) kept.shift();
   return computed;
 }
@@ -78,14 +89,14 @@ function computeWindow(
     marks[offset] = mark;
     rates[offset] = key.fundingRatePpm(prices.fundingPeriodOf(atMs - 1));
   }
-  if (fast) return { marks, rates, fast, exactMarks: null };
+  if (fast) return { marks, rates, fast, exactMarks: null, reach: priceReach(marks, rates) };
   // A mark past FAST_MAX (a shocked or extreme price): the exact marks, read again.
   for (let offset = 0; offset < WINDOW; offset++) {
     const tick = prices.tickOf((window * WINDOW + offset) * instants.periodMs + instants.lateMs);
     const mark = shockFree ? key.priceAt(tick) : prices.midAtTick(market, tick);
     exactMarks.push(mark < 1n ? 1n : mark);
   }
-  return { marks, rates, fast, exactMarks };
+  return { marks, rates, fast, exactMarks, reach: null };
 }
 
 /**
@@ -102,9 +113,8 @@ function windowLogs(
   if (stride === null) return null;
   const first = prices.tickOf(window * WINDOW * instants.periodMs + instants.lateMs);
   if (first + stride * (WINDOW - 1) > TICK_SHIFT_MAX) return null;
-  const logs = new Float64Array(WINDOW);
-  key.cursor.atEvery(first, stride, logs);
-  return logs;
+  key.cursor.atEvery(first, stride, LOGS);
+  return LOGS;
 }
 
 /** A shocked mid as a mark: at least 1, as a number (exact below FAST_MAX; past it the window reads the bigints again). */

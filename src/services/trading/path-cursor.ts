@@ -10,7 +10,17 @@
  */
 import { assert } from '../../core/assert.ts';
 import { nameHash, type Market } from './market-catalogue.ts';
-import { OCTAVES, clampLog, interpolated, knotNoise, octavePpm, sigmaTickPpmOf, streamWord } from './price-path.ts';
+import {
+  OCTAVES,
+  clampLog,
+  interpolated,
+  knotNoise,
+  octaveFactor,
+  octavePpm,
+  octaveShare,
+  sigmaTickPpmOf,
+  streamWord,
+} from './price-path.ts';
 
 /** No knot remembered: knots are at least 0, so neither it nor the knot after it is ever met. */
 const NONE = -2;
@@ -79,6 +89,8 @@ export class PathCursor {
   private addOctave(k: number, first: number, stride: number, logs: Float64Array): void {
     const span = SPANS[k] as number;
     const word = this.words[k] as number;
+    const factor = octaveFactor(this.sigmaTickPpm, k);
+    const inverse = 1 / span;
     let knot = NONE;
     let left = 0;
     let right = UNKNOWN;
@@ -91,8 +103,8 @@ export class PathCursor {
       }
       const offset = tick & (span - 1);
       if (offset !== 0 && right === UNKNOWN) right = knotNoise(word, at + 1);
-      const value = offset === 0 ? left : interpolated(left, right, span, offset);
-      logs[index] = (logs[index] as number) + octavePpm(this.sigmaTickPpm, k, value);
+      const value = offset === 0 ? left : Math.trunc((left * (span - offset) + right * offset) * inverse);
+      logs[index] = (logs[index] as number) + octaveShare(factor, value);
     }
   }
 

@@ -8,7 +8,7 @@
  * Invariants: a memo of pure functions, not state (a snapshot does not hold it; any order of
  * questions gets the answers of price-path.ts's definitions, which the tests compare). Limits:
  * keys for the latest SEEDS_MAX seeds (all dropped past that), STEPS_MAX step prices per key
- * (all dropped past that).
+ * (all dropped past that), STEP_SLOTS step numbers per key (a step replaces the one in its slot).
  */
 import { nameHash, type Market } from './market-catalogue.ts';
 import { PathCursor } from './path-cursor.ts';
@@ -17,6 +17,10 @@ import { FUNDING_STREAM, applyLog, fundingOfNoise, knotNoise, streamWord } from 
 const SEEDS_MAX = 16;
 const STEPS_MAX = 4_096;
 const KEYS = new Map<number, WeakMap<Market, PathKey>>();
+/** Slots of the step-number memo (a power of two): 48 KB a key. */
+const STEP_SLOTS = 4_096;
+/** No step held (steps lie within ±LOG_PPM_MAX / 100). */
+const NO_STEP = -(2 ** 31);
 
 export class PathKey {
   readonly market: Market;
@@ -24,8 +28,12 @@ export class PathKey {
   private readonly fundingWord: number;
   /** 0.01% step of the log → price. */
   private readonly steps = new Map<number, bigint>();
-  /** 0.01% step of the log → the price as a number (a window of funding marks reads thousands). */
-  private readonly stepNumbers = new Map<number, number>();
+  /**
+   * 0.01% step of the log → the price as a number (a window of funding marks reads thousands), in
+   * STEP_SLOTS slots by the step's low bits: the step held in each (NO_STEP: none) and its price.
+   */
+  private readonly numberSteps = new Int32Array(STEP_SLOTS).fill(NO_STEP);
+  private readonly numberPrices = new Float64Array(STEP_SLOTS);
 
   constructor(seedHash: number, market: Market) {
     this.market = market;
@@ -48,12 +56,11 @@ export class PathKey {
   /** `Number(stepPrice(logPpm))`: exact below 2^53 (a caller past FAST_MAX reads the bigint). */
   stepNumber(logPpm: number): number {
     const bps = Math.floor(logPpm / 100);
-    let price = this.stepNumbers.get(bps);
-    if (price === undefined) {
-      price = Number(this.stepPrice(logPpm));
-      if (this.stepNumbers.size >= STEPS_MAX) this.stepNumbers.clear();
-      this.stepNumbers.set(bps, price);
-    }
+    const slot = bps & (STEP_SLOTS - 1);
+    if (this.numberSteps[slot] === bps) return this.numberPrices[slot] as number;
+    const price = Number(this.stepPrice(logPpm));
+    this.numberSteps[slot] = bps;
+    this.numberPrices[slot] = price;
     return price;
   }
 

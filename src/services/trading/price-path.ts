@@ -114,6 +114,23 @@ export function octavePpm(sigmaTickPpm: number, k: number, value: number): numbe
 }
 
 /**
+ * Octave `k`'s amplitude factor, σ_tick × √(2^k) × 1000, for octaveShare: computed once per octave
+ * by a loop over many knots. Every product of it by a knot value is a whole number below 2^53
+ * (asserted), so value × factor is exactly the value × σ × √ octavePpm multiplies out, and
+ * octaveShare equals octavePpm (price-path.test.ts compares them at every value).
+ */
+export function octaveFactor(sigmaTickPpm: number, k: number): number {
+  const factor = sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number);
+  assert(Number.isSafeInteger(factor * NOISE_MAX), 'an octave share is exact in doubles');
+  return factor;
+}
+
+/** octavePpm at the octave whose factor (octaveFactor) is `factor`. */
+export function octaveShare(factor: number, value: number): number {
+  return Math.trunc((value * factor) / (NOISE_MAX * 1000));
+}
+
+/**
  * Log of price over reference at tick `tick`, in parts per million (clamped to ±3): the path's
  * definition. The service evaluates it through a PathCursor (path-cursor.ts), which remembers the
  * knots and gives exactly this log.

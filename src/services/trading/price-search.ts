@@ -16,11 +16,15 @@ import { assert } from '../../core/assert.ts';
 import type { Market } from './market-catalogue.ts';
 import type { PathCursor } from './path-cursor.ts';
 import { pathKeyOf } from './path-key.ts';
-import { LOG_PPM_MAX, NOISE_MAX, OCTAVES, interpolated, octavePpm } from './price-path.ts';
+import { LOG_PPM_MAX, NOISE_MAX, OCTAVES, interpolated, octaveFactor, octavePpm, octaveShare } from './price-path.ts';
 
 /** The longest range one search covers (2^24 one-minute ticks ≈ 32 years). */
 export const RANGE_TICKS_MAX = 2 ** 24;
 const TOP = OCTAVES - 1;
+/** 2^k for k = 0..OCTAVES-1 (a table: `2 ** k` of a variable is a floating-point power at every call). */
+const SPANS: readonly number[] = Array.from({ length: OCTAVES }, (_, k) => 2 ** k);
+/** The largest block start whose knots are found by shifting (a non-negative int32). */
+const SHIFT_MAX = 2 ** 31 - 1;
 
 /** A band of the log (ppm): a tick is outside when its log is ≤ `lowPpm` or ≥ `highPpm`. */
 export interface LogBand {
@@ -60,6 +64,8 @@ class BandSearch {
   private readonly fromTick: number;
   private readonly toTick: number;
   private readonly band: LogBand;
+  /** Per octave k: octaveFactor(σ, k) (mayLeave's shares). */
+  private readonly factors: readonly number[];
   /** Sums of the octaves below j at their lowest and highest (index j). */
   private readonly slackLow: readonly number[];
   private readonly slackHigh: readonly number[];
@@ -70,12 +76,13 @@ class BandSearch {
     this.fromTick = range.fromTick;
     this.toTick = range.toTick;
     this.band = band;
+    this.factors = SPANS.map((_, k) => octaveFactor(this.sigma, k));
     [this.slackLow, this.slackHigh] = slackOf(this.sigma);
   }
 
   /** The first tick outside the band in block [start, start + 2^j) ∩ the range, or null. */
   block(start: number, j: number): number | null {
-    const span = 2 ** j;
+    const span = SPANS[j] as number;
     if (start + span - 1 < this.fromTick || start > this.toTick || !this.mayLeave(start, j)) return null;
     if (j === 0) {
       const log = this.path.at(start);
@@ -92,16 +99,19 @@ class BandSearch {
   private mayLeave(start: number, j: number): boolean {
     let low = this.slackLow[j] as number;
     let high = this.slackHigh[j] as number;
-    const end = start + 2 ** j - 1;
+    const end = start + (SPANS[j] as number) - 1;
+    // Below 2^31 (every tick before the year 6,000) a knot is a shift.
+    const small = start <= SHIFT_MAX;
     for (let k = j; k < OCTAVES; k++) {
-      const span = 2 ** k;
-      const knot = Math.floor(start / span);
+      const span = SPANS[k] as number;
+      const knot = small ? start >> k : Math.floor(start / span);
       const left = this.path.left(k, knot);
       const right = this.path.right(k, knot);
       const atStart = interpolated(left, right, span, start - knot * span);
       const atEnd = interpolated(left, right, span, end - knot * span);
-      low += octavePpm(this.sigma, k, Math.min(atStart, atEnd));
-      high += octavePpm(this.sigma, k, Math.max(atStart, atEnd));
+      const factor = this.factors[k] as number;
+      low += octaveShare(factor, Math.min(atStart, atEnd));
+      high += octaveShare(factor, Math.max(atStart, atEnd));
     }
     return Math.max(-LOG_PPM_MAX, low) <= this.band.lowPpm || Math.min(LOG_PPM_MAX, high) >= this.band.highPpm;
   }

@@ -31,7 +31,7 @@ import { PriceBook } from './price-book.ts';
 import { formatPrice } from './price-scale.ts';
 import { RiskBook } from './risk-settings.ts';
 import { fundInstant } from './funding-instant.ts';
-import { nextActiveTickWithFunding } from './funding-plan.ts';
+import { nextActiveTickWithFunding, type PlannedTick } from './funding-plan.ts';
 import { settleSpan } from './funding-spans.ts';
 import { instantAtOrBefore, type FundingInstants } from './funding-window.ts';
 import { nextActiveTick } from './tick-planner.ts';
@@ -86,6 +86,13 @@ export class TradingService implements TradingDesk {
   readonly context: ServiceContext;
   /** The instant of the tick that counts (null: none armed); an earlier arming supersedes a later one. */
   private tickAtMs: number | null = null;
+  /**
+   * Funding in spans only, both cleared by a request that changes what is open (armSoon): the tick
+   * armed before the one the last plan found, which only queues that one (nothing can act at it:
+   * the plan looked through it); the tick found and what may act there (the other scans skipped).
+   */
+  private relayAtMs: number | null = null;
+  private planned: PlannedTick | null = null;
   /** Instants of the tick timers in the queue: a superseded one stays queued and is ignored when it fires. */
   private readonly tickTimersMs = new Set<number>();
   /**
@@ -260,14 +267,8 @@ export class TradingService implements TradingDesk {
         assert(atMs % this.config.tickMs === 0, 'ticks run at tick boundaries');
         this.tickTimersMs.delete(atMs);
         if (atMs !== this.tickAtMs) return; // superseded by an earlier arming (armAt)
-        // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
-        if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
-        fireTriggers(this, atMs);
-        this.liquidateCrossed(atMs);
-        this.fillCrossed(atMs);
-        this.tickAtMs = null; // kept until here: fills that open positions ask for a tick (armSoon), this one plans instead
-        this.armAfterTick(atMs);
-        return;
+        if (atMs === this.relayAtMs) return this.relay(atMs);
+        return this.tick(atMs);
       case 'trading.funding':
         assert(atMs % this.config.fundingPeriodMs === this.fundingLateMs(), 'funding runs at 00, 08 and 16 UTC');
         this.fundingArmed = false;
@@ -381,8 +382,33 @@ export class TradingService implements TradingDesk {
     liquidatePosition(this, position, mark, atMs);
   }
 
+  /** The tick at `atMs`: funding, triggers, liquidations and fills, then the plan onward. */
+  private tick(atMs: number): void {
+    // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
+    if (this.fundingSpans || atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
+    const horizonTicks = this.planHorizonTicks;
+    const planned = this.planned?.tick === atMs / this.config.tickMs ? this.planned : null;
+    this.planned = null;
+    if (planned?.trades !== false) fireTriggers(this, atMs);
+    if (planned?.liquidates !== false) this.liquidateCrossed(atMs);
+    if (planned?.trades !== false) this.fillCrossed(atMs);
+    // A fill or a close asks for a tick (armSoon) but is no request: the horizon stays (see PLAN_HORIZON_MIN_TICKS).
+    this.planHorizonTicks = horizonTicks;
+    this.tickAtMs = null; // kept until here: fills that open positions ask for a tick (armSoon), this one plans instead
+    this.armAfterTick(atMs);
+  }
+
+  /** A tick nothing can act at (relayAtMs): it queues the tick after it, which the plan found. */
+  private relay(atMs: number): void {
+    this.relayAtMs = null;
+    this.tickAtMs = null;
+    this.armAt(atMs + this.config.tickMs);
+  }
+
   /** After a request changed what is open: the tick at the next boundary (it plans onward), and funding. */
   armSoon(nowMs: number): void {
+    this.relayAtMs = null;
+    this.planned = null;
     this.planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
     if (this.book.openOrderCount > 0 || this.book.openPositionCount > 0)
       this.armAt(nextBoundary(nowMs, this.config.tickMs));
@@ -397,11 +423,18 @@ export class TradingService implements TradingDesk {
       this.armAt(atMs + tickMs);
     } else {
       const horizonMs = atMs + this.planHorizonTicks * tickMs;
-      const found = this.plan(atMs, horizonMs);
+      const planned = this.plan(atMs, horizonMs);
+      const found = planned === null ? null : planned.tick * tickMs;
       if (found === null) this.planHorizonTicks = Math.min(PLAN_HORIZON_MAX_TICKS, this.planHorizonTicks * 4);
       // One boundary early: the tick that acts is then queued by the one before it, as stepping queues it,
       // so it meets the other timers of its instant in the same order.
-      this.armAt(found === null ? horizonMs : Math.max(atMs + tickMs, found - tickMs));
+      const armed = found === null ? horizonMs : Math.max(atMs + tickMs, found - tickMs);
+      this.armAt(armed);
+      // Funding in spans moves nothing between instants: the tick before the one found only relays to it.
+      const relays = this.fundingSpans && found !== null && armed === found - tickMs && this.tickAtMs === armed;
+      this.relayAtMs = relays ? armed : null;
+      const horizon = { tick: horizonMs / tickMs, liquidates: false, trades: false };
+      this.planned = this.fundingSpans ? (planned ?? horizon) : null;
     }
     this.armFunding(atMs);
   }
@@ -415,13 +448,14 @@ export class TradingService implements TradingDesk {
       return;
     }
     const lateMs = this.fundingLateMs();
-    const found = this.plan(atMs, nextBoundary(atMs - lateMs, this.config.fundingPeriodMs) + lateMs);
+    const planned = this.plan(atMs, nextBoundary(atMs - lateMs, this.config.fundingPeriodMs) + lateMs);
+    const found = planned === null ? null : planned.tick * tickMs;
     if (found !== null) this.armAt(Math.max(nextBoundary(atMs, tickMs), found - tickMs));
     else if (this.tickAtMs === null) this.armAt(nextBoundary(atMs, tickMs));
   }
 
-  /** The first boundary in (fromMs, toMs] at which a tick can act, or null. */
-  private plan(fromMs: number, toMs: number): number | null {
+  /** The first tick in (fromMs, toMs] at which something can act (and what: see PlannedTick), or null. */
+  private plan(fromMs: number, toMs: number): PlannedTick | null {
     const tickMs = this.config.tickMs;
     const input = {
       prices: this.prices,
@@ -432,10 +466,10 @@ export class TradingService implements TradingDesk {
       liquidationOf: (position: PositionRecord) => this.liquidationOf(position),
     };
     const ticks = [Math.floor(fromMs / tickMs) + 1, Math.floor(toMs / tickMs)] as const;
-    const tick = this.fundingSpans
-      ? nextActiveTickWithFunding({ ...input, ...this.fundingWork(), positions: input.positions }, ...ticks)
-      : nextActiveTick(input, ...ticks);
-    return tick === null ? null : tick * tickMs;
+    if (this.fundingSpans)
+      return nextActiveTickWithFunding({ ...input, ...this.fundingWork(), positions: input.positions }, ...ticks);
+    const tick = nextActiveTick(input, ...ticks);
+    return tick === null ? null : { tick, liquidates: true, trades: true };
   }
 
   /** Arms the tick at `atMs` unless one is armed at or before it; never queues two timers for one instant. */

@@ -20,7 +20,14 @@ const COMPARABLE: TransientFields = new Map([
   [PriceBook.prototype, { memo: () => new Map() }],
   [
     TradingService.prototype,
-    { tickAtMs: () => null, tickTimersMs: () => new Set(), stepEveryTick: () => false, planHorizonTicks: () => 0 },
+    {
+      tickAtMs: () => null,
+      relayAtMs: () => null,
+      planned: () => null,
+      tickTimersMs: () => new Set(),
+      stepEveryTick: () => false,
+      planHorizonTicks: () => 0,
+    },
   ],
 ]);
 

@@ -10,13 +10,15 @@
 // fills, the risk book, the other timers), must agree; the liquidations and fills seen are
 // counted so the runs are known to reach them. Beside it, one instant of the double-precision
 // loop (funding-run.ts) against the timer's bigint arithmetic, at quantities, marks and margins
-// drawn onto the roundings' and the liquidation's boundaries.
+// drawn onto the roundings' and the liquidation's boundaries; and a run over many instants
+// against them stepped one by one (the margin and movements after each), from margins far from liquidation (where the run checks no
+// instant for one, FastStep.far) to margins near it.
 // Size: AFP_PROPERTY_RUNS runs (default 12, seconds); AFP_PROPERTY_SEED fixes the seed (default 71).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { usdc } from '../../../src/core/money.ts';
 import { Platform } from '../../../src/platform/platform.ts';
-import { exactStep, freshTally, runFunding } from '../../../src/services/trading/funding-run.ts';
+import { exactStep, freshTally, priceReach, runFunding } from '../../../src/services/trading/funding-run.ts';
 import { marketBySymbol } from '../../../src/services/trading/market-catalogue.ts';
 import { addAgent } from '../../fixtures/agents.ts';
 import { comparableDigest } from './comparable-digest.ts';
@@ -200,7 +202,13 @@ describe('funding in spans', () => {
           const tally = freshTally(margin);
           runFunding(
             terms,
-            { marks: Float64Array.of(Number(mark)), rates: Int32Array.of(rate), fast: true, exactMarks: null },
+            {
+              marks: Float64Array.of(Number(mark)),
+              rates: Int32Array.of(rate),
+              fast: true,
+              exactMarks: null,
+              reach: null,
+            },
             tally,
             { from: 0, to: 1 },
           );
@@ -210,5 +218,69 @@ describe('funding in spans', () => {
       ),
       { numRuns: RUNS * 500, seed: SEED },
     );
+  });
+
+  test('a run over many instants equals them stepped one by one, far from liquidation (no instant checked) or near it', () => {
+    // Marks within ±30% of the entry, rates of either sign, margins from a sliver of the notional to
+    // twice it, a run from any offset: the run's margins, totals and liquidation against exactStep's.
+    const ends = { liquidated: 0, whole: 0 };
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 2n ** 40n }),
+        fc.bigInt({ min: 1_000n, max: 2n ** 36n }),
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.constantFrom('long' as const, 'short' as const),
+        fc.array(fc.tuple(fc.integer({ min: -3_000, max: 3_000 }), fc.integer({ min: -500, max: 500 })), {
+          minLength: 1,
+          maxLength: 80,
+        }),
+        fc.integer({ min: 1, max: 20_000 }),
+        fc.nat(),
+        (qty, entry, maintenanceBps, side, instants, marginPerMille, start) => {
+          const marks = instants.map(([bps]) => (entry * BigInt(10_000 + bps)) / 10_000n || 1n);
+          const rates = instants.map(([, rate]) => rate);
+          const margin = (((qty * entry) / 10_000_000_000n) * BigInt(marginPerMille)) / 10_000n;
+          const terms = { side, qty, entry, maintenanceBps: BigInt(maintenanceBps) };
+          const from = start % instants.length;
+          const stepped = { margin, moves: 0, liquidatedAt: -1 };
+          const margins: bigint[] = [];
+          const moves: number[] = [];
+          for (let index = from; index < instants.length && stepped.liquidatedAt < 0; index++) {
+            const one = exactStep(terms, stepped.margin, marks[index] as bigint, rates[index] as number);
+            if (one.paymentMicro !== 0n) stepped.moves++;
+            stepped.margin -= one.paymentMicro;
+            margins.push(stepped.margin);
+            moves.push(stepped.moves);
+            if (one.liquidated) stepped.liquidatedAt = index;
+          }
+          const markNumbers = Float64Array.from(marks, Number);
+          const rateInts = Int32Array.from(rates);
+          const prices = {
+            marks: markNumbers,
+            rates: rateInts,
+            fast: true,
+            exactMarks: null,
+            reach: priceReach(markNumbers, rateInts),
+          };
+          const tally = freshTally(margin);
+          const trace = { margins: new Float64Array(instants.length + 1), moves: new Uint16Array(instants.length + 1) };
+          runFunding(terms, prices, tally, { from, to: instants.length }, trace);
+          expect(BigInt(tally.marginMicro)).toBe(stepped.margin);
+          expect([BigInt(tally.netPaidMicro), tally.movements, tally.liquidatedAt]).toEqual([
+            margin - stepped.margin,
+            stepped.moves,
+            stepped.liquidatedAt,
+          ]);
+          const recorded = { from: from + 1, to: from + 1 + margins.length };
+          expect(Array.from(trace.margins.subarray(recorded.from, recorded.to), BigInt)).toEqual(margins);
+          expect(Array.from(trace.moves.subarray(recorded.from, recorded.to))).toEqual(moves);
+          if (stepped.liquidatedAt >= 0) ends.liquidated++;
+          else ends.whole++;
+        },
+      ),
+      { numRuns: RUNS * 100, seed: SEED },
+    );
+    expect(ends.liquidated).toBeGreaterThan(0);
+    expect(ends.whole).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 // PathKey (path-key.ts) and the threshold bands (threshold-bands.ts) remember what they computed
 // between questions; the answers must be the definitions' whatever came before: PathKey's price,
 // step price (as a bigint and as a number) and funding rate are price-path.ts's at funding instants, minutes and random ticks,
-// for two seeds asked in turn; the bands found from the last liquidation step (a hint) are the
+// for two seeds asked in turn, and the step number's whatever step held its memo slot before; the bands found from the last liquidation step (a hint) are the
 // bands a fresh price book finds, and the limits' band is kept while only liquidations move.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.ts';
@@ -42,6 +42,21 @@ describe('PathKey', () => {
         }
       }
     }
+  });
+
+  it('gives the step number of any log, whichever steps shared its memo slot before (steps 4,096 apart, and the whole range)', () => {
+    const rng = new Rng('step-slots');
+    const btc = market('BTC-PERP');
+    const key = pathKeyOf(seedHashOf('slots'), btc);
+    const logs: number[] = [];
+    for (let index = 0; index < 300; index++) {
+      const step = rng.int(50_000) - 25_000;
+      // The same slot three ways in turn (steps 4,096 apart), each asked twice, then a log anywhere in ±LOG_PPM_MAX.
+      logs.push(step * 100, (step + 4_096) * 100 + 37, step * 100 + 99, (step - 4_096) * 100, step * 100);
+      logs.push(rng.int(6_000_001) - 3_000_000);
+    }
+    for (const logPpm of logs)
+      expect(key.stepNumber(logPpm), `log ${logPpm}`).toBe(Number(applyLog(btc.referencePrice, logPpm)));
   });
 });
 

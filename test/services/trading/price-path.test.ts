@@ -1,12 +1,25 @@
 // The market catalogue and the seeded price path: 275 perpetuals (229 crypto + 46 real-world
 // assets) with venue names and spot pairs; prices a pure function of (seed, asset, tick) — the
 // same whatever order they are asked in, different for another seed — positive, within the band
-// the octaves allow, bid ≤ mid ≤ ask, shocks applied from their tick on; exp tables exact enough.
+// the octaves allow, bid ≤ mid ≤ ask, shocks applied from their tick on; exp tables exact enough;
+// an octave's share from its factor (the cursor's and the search's loops) is octavePpm's.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { MARKETS, PERP_COUNT, marketByPair, marketBySymbol } from '../../../src/services/trading/market-catalogue.ts';
 import { PriceBook } from '../../../src/services/trading/price-book.ts';
-import { applyLog, fundingRatePpm, logPpmAt, pathPrice, seedHashOf } from '../../../src/services/trading/price-path.ts';
+import {
+  NOISE_MAX,
+  OCTAVES,
+  applyLog,
+  fundingRatePpm,
+  logPpmAt,
+  octaveFactor,
+  octavePpm,
+  octaveShare,
+  pathPrice,
+  seedHashOf,
+  sigmaTickPpmOf,
+} from '../../../src/services/trading/price-path.ts';
 import { PRICE_ONE, formatPrice } from '../../../src/services/trading/price-scale.ts';
 import { DEFAULT_TRADING_CONFIG } from '../../../src/services/trading/trading-config.ts';
 
@@ -42,6 +55,22 @@ describe('catalogue', () => {
     expect(marketByPair('TSLA-USDC', null)?.symbol).toBe('TSLA-PERP');
     expect(marketByPair('TSLA-USDC', 'spot')).toBeUndefined();
     expect(marketByPair('BTC-PERP', null)).toBeUndefined();
+  });
+});
+
+describe('octave shares', () => {
+  test("octaveShare of an octave's factor is octavePpm at every knot value, octave and volatility", () => {
+    const sigmas = [...new Set(MARKETS.map(sigmaTickPpmOf))];
+    const differing: string[] = [];
+    for (const sigma of sigmas)
+      for (let k = 0; k < OCTAVES; k++) {
+        const factor = octaveFactor(sigma, k);
+        for (let value = -NOISE_MAX; value <= NOISE_MAX; value++)
+          if (!Object.is(octaveShare(factor, value), octavePpm(sigma, k, value)))
+            differing.push(`${sigma} ${k} ${value}`);
+      }
+    expect(sigmas.length).toBeGreaterThan(5);
+    expect(differing).toEqual([]);
   });
 });
 
