@@ -92,7 +92,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/http/route-context.test.ts',
   'test/http/route-log-body.test.ts',
   'test/http/router.test.ts',
-  'test/http/turn-budget.test.ts',
+  'test/http/server-turn-budget.test.ts',
   'test/http/validate.test.ts',
   'test/live/audit/edge-cells.test.ts',
   'test/live/audit/edge-table-csv.test.ts',

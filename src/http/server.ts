@@ -27,7 +27,7 @@
  * the connection), nothing dispatched or charged. The gate is asked after one turn of the event
  * loop, once the bytes already read are parsed: a request whose body is not whole by then counts as
  * receiving (load-shedder.ts) until its body ends. A turn's admitted requests take at most its
- * budget (turn-budget.ts: past it the others wait for the next turn, so timers and /health are not
+ * budget (server-turn-budget.ts: past it the others wait for the next turn, so timers and /health are not
  * held behind a turn of slow requests).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -47,7 +47,7 @@ import {
   type BodyTimer,
 } from './body.ts';
 import { answerClientError } from './client-error.ts';
-import { TURNS } from './turn-budget.ts';
+import { TURNS } from './server-turn-budget.ts';
 import { forwardsFor, normalizePeer, originatingIp, type SentForwarding } from './client-ip.ts';
 import type { ApiRequest, Dispatcher } from './dispatcher.ts';
 import type { Mount } from './route.ts';
@@ -262,7 +262,7 @@ async function serveOne(
 /**
  * Asks the gate after one turn of the event loop (setImmediate: the bytes read with the headers are
  * parsed by then, so a small body sent with them is whole; later, in the order they came, once the
- * turn's admitted requests have taken its budget: turn-budget.ts), and ties `received` and `leave` to the
+ * turn's admitted requests have taken its budget: server-turn-budget.ts), and ties `received` and `leave` to the
  * body's end and the response's close.
  */
 async function admit(gate: AdmissionGate, request: IncomingMessage, response: ServerResponse): Promise<Admission> {

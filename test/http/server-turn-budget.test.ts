@@ -1,10 +1,10 @@
 /**
- * TurnBudget (src/http/turn-budget.ts): once a turn's admitted requests have taken the budget, the
+ * TurnBudget (src/http/server-turn-budget.ts): once a turn's admitted requests have taken the budget, the
  * others wait for the next turn, in the order they came, so a timer due meanwhile runs between
  * them; within the budget a turn admits them all; every turn admits at least one.
  */
 import { describe, expect, test } from 'vitest';
-import { TurnBudget } from '../../src/http/turn-budget.ts';
+import { TurnBudget } from '../../src/http/server-turn-budget.ts';
 
 /** Holds the loop `ms` of wall time (a slow request's work). */
 function busy(ms: number): void {

@@ -11,8 +11,9 @@
  * headers are parsed by then). The first admitted in a turn's check phase starts the turn's clock
  * and queues the clock's reset as an immediate, which runs in the next turn before the requests
  * deferred after it; a request past the budget queues itself again behind it.
- * Measuring only: wall time (`performance.now`), never the platform's clock. One budget per process:
- * the event loop is the process's, shared by every listener of afp serve.
+ * Measuring only: wall time, at the HTTP edge (named server-*, as the lint's doors for the edge's
+ * wall time are), never the platform's clock. One budget per process: the event loop is the
+ * process's, shared by every listener of afp serve.
  */
 
 /** A turn's requests may take this long before the rest wait for the next turn (the loop delay's resolution). */
