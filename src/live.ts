@@ -5,10 +5,12 @@
 // directly as light doors, so a command's first step stays cheap (LIGHT_DOORS): report/afp-version.ts,
 // report/fail-on.ts, deadline.ts, resolve-target.ts and probe/{plain-server,probe-input,probe-report,
 // probe-url,target-text}.ts. A command's import() names the module it loads (probe/probe-target.ts).
+// The target-file reader (target-file.ts: zod, yaml and the scenario readers, some 190 modules) is
+// a door apart (APART_DOORS), not re-exported here: a command given a URL never reads a file, and
+// through this face every live command loaded it (resolve-target.ts import()s it for a file).
 
 // The target: its file, what /_afp/mounts says, its dialects
 export { type DialectName, type PaceLimit, type Target } from './live/target.ts';
-export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
 export {
   ANNOUNCED,
   announcedApi,

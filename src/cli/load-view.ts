@@ -42,7 +42,7 @@ import {
   refusedFailure,
   refusedLine,
 } from '../load.ts';
-import { formatDuration } from '../scenario/duration.ts';
+import { formatDuration } from '../scenario/duration-text.ts';
 import type { RecordFields } from './json-output.ts';
 import { type Ending, PASSED, thresholdFailed, unsettled } from '../core/command-failure.ts';
 
