@@ -16,7 +16,6 @@
  * Limits: at most 31 swap requests (each refused before anything is created), about 10 others.
  */
 import type { JsonValue } from '../../core/errors.ts';
-import { deriveWallet, isValidMnemonic } from '../../services/wallet/keys/wallet-keys.ts';
 import {
   ruleFinding,
   type RuleName,
@@ -106,6 +105,8 @@ export async function walletWrongKey(context: ProbeContext, raise: Raise): Promi
   const other = await session.call('wallet.create', {}, agent.apiKey);
   if (other.kind !== 'ok' || other.value.mnemonic === null || agent.addresses['base'] === undefined)
     return { status: 'skipped', note: 'a second wallet (with its mnemonic) could not be created' };
+  // The keys' code (the curves) loads only here: most runs never reach a second wallet.
+  const { deriveWallet, isValidMnemonic } = await import('../../services/wallet/keys/wallet-keys.ts');
   // The target's mnemonic is its answer, not afp's: one that is no BIP-39 mnemonic is a finding (it
   // crashed the audit, exit 1: deriveWallet asserts a valid one).
   if (!isValidMnemonic(other.value.mnemonic)) {
