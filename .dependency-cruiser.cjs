@@ -159,6 +159,8 @@ const LIGHT_DOORS = [
   'src/live/probe/target-text.ts',
   'src/live/report/afp-version.ts',
   'src/live/report/fail-on.ts',
+  'src/live/report/findings-csv.ts',
+  'src/live/report/write-report-files.ts',
   'src/live/resolve-target.ts',
   'src/load/metrics/out-flags.ts',
   'src/load/scenario-profile.ts',
@@ -174,10 +176,18 @@ const LIGHT_DOORS = [
  * face does not load them for every importer (Node runs the sources without tree shaking). The
  * target-file reader pulls zod, yaml and the scenario readers (some 190 modules, ~60 ms a start):
  * through src/live.ts every audit and `afp load URL` loaded it though a URL target reads no file.
- * Imported directly, statically by the library entry (src/index.ts), by import() where a command
- * reads a file; like a light door, its names are not re-exported by the face (one door per name).
+ * A scenario's load run (agents, the platform's routes, live), its workers, its run files and
+ * autocannon: through src/load.ts `afp load URL` loaded them all for one URL. Imported directly, statically by the library entry (src/index.ts) and the command module that
+ * runs them, by import() where a command reads a file; like a light door, its names are not re-exported by the face (one door per name).
  */
-const APART_DOORS = ['src/live/target-file.ts'];
+const APART_DOORS = [
+  'src/live/target-file.ts',
+  'src/load/autocannon-engine.ts',
+  'src/load/load-run-file.ts',
+  'src/load/load-run.ts',
+  'src/load/load-workers.ts',
+  'src/load/merge-files.ts',
+];
 
 /**
  * Files the k6 bundle reaches (src/export/k6/k6-bundle.ts): esbuild resolves every import of every

@@ -98,7 +98,8 @@ export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult 
 
 // Live targets: target files, resolution of a URL or file, findings and their reports.
 export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
-export { type Target } from './live.ts';
+export type { Target } from './live.ts';
 export { resolveTarget, type ResolveResult } from './live/resolve-target.ts';
 export { SEVERITIES, type Finding, type Severity, type FindingsReport } from './live.ts';
-export { renderFindingsJson, renderFindingsCsv, renderFindingsHtml, renderFindingsJunit } from './live.ts';
+export { renderFindingsJson, renderFindingsHtml, renderFindingsJunit } from './live.ts';
+export { renderFindingsCsv } from './live/report/findings-csv.ts';

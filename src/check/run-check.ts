@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { checkProperty, splitPath } from './replay-path.ts';
 import { SystemClock } from '../core/clock.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { type CheckTarget } from './check-target.ts';
+import type { CheckTarget } from './check-target.ts';
 import { liveTarget } from './live-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
 import { checkFailed, crashed, unsettled, type CommandFailure } from '../core/command-failure.ts';
