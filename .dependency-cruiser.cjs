@@ -129,7 +129,8 @@ function agentsRules() {
  * imports (inside it, files import each other directly, never through their own face). The audit
  * wing has two floors, so two doors: src/audit/maths.ts, at the audit-maths layer, for the edge
  * maths and fairness schemes (the one door the layers below src/audit.ts may use), and
- * src/audit.ts for the rest of the wing (docs/decisions/tooling.md "Folder faces").
+ * src/audit.ts for the rest of the wing (docs/decisions/tooling.md "Folder faces"); a third,
+ * src/audit/probes.ts, for the probes alone, so `afp audit money` does not load the edge audit.
  * [face, folder, doors]: doors are the files of the folder that outside files may import.
  */
 const FACES = [
@@ -137,7 +138,7 @@ const FACES = [
   ['sim', 'src/sim/', ['src/sim.ts']],
   ['check', 'src/check/', ['src/check.ts']],
   ['load', 'src/load/', ['src/load.ts']],
-  ['audit', 'src/audit/', ['src/audit.ts', 'src/audit/maths.ts']],
+  ['audit', 'src/audit/', ['src/audit.ts', 'src/audit/maths.ts', 'src/audit/probes.ts']],
 ];
 
 /**
