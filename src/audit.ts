@@ -3,7 +3,9 @@
 // no file outside src/audit/ imports (.dependency-cruiser.cjs FACES, rule face-audit). The wing's
 // pure maths (edge statistics and simulation, fairness schemes) sit on a lower floor, below report,
 // sim and live, so they have their own door at that floor: src/audit/maths.ts. One door per name:
-// this face does not repeat the maths. Light doors (LIGHT_DOORS): live/fairness-limits.ts.
+// this face does not repeat the maths. Light doors (LIGHT_DOORS): live/fairness-limits.ts. The
+// money, pot, settlement and replay probes have their own door, src/audit/probes.ts: `afp audit
+// money` runs them alone, and through this face it loaded the edge audit and its pages too.
 
 // The live house-edge audit: plan, run, findings, tables
 export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './audit/live/edge-audit.ts';
@@ -27,16 +29,6 @@ export { renderFairnessJson, renderFairnessTable } from './audit/live/fairness-t
 export { type ListedWords, readListedWords } from './audit/live/listed-words.ts';
 export { recordListedFindings } from './audit/live/listed-findings.ts';
 export { recordRestatedRules } from './audit/live/restated-findings.ts';
-
-// The money, pot, settlement and replay probes
-export { type ProbeResult, unansweredLine } from './audit/probes/probe-context.ts';
-export { runMoneyProbes } from './audit/probes/money-probes.ts';
-export { POT_PROBES, runPotProbes } from './audit/probes/pot-probes.ts';
-export { runSettlementProbes, type SettlementResult } from './audit/probes/settlement-probes.ts';
-export { leaveSettlementProbes, resumeSettlement } from './audit/probes/settlement-resume.ts';
-export { readResumeFile } from './audit/probes/resume-file.ts';
-export { type ReplayProbeResult, runReplayProbes } from './audit/probes/replay-probes.ts';
-export { timePassageOf } from './audit/probes/time-passage.ts';
 
 // The house-edge pages (afp audit house-edge's files)
 export { renderEdgeReportHtml, writeEdgeAuditFiles } from './audit/report/edge-audit-files.ts';

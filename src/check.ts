@@ -7,7 +7,7 @@
 // Running a check against the in-process platform
 export { type CheckFailure, type CheckResult, failureEnding, runCheck } from './check/run-check.ts';
 export { runNames } from './check/check-target.ts';
-export { type CheckStop } from './check/replay-path.ts';
+export type { CheckStop } from './check/replay-path.ts';
 export { CheckUnavailable } from './check/check-unavailable.ts';
 
 // Running a check against a live target, through its dialect

@@ -97,7 +97,9 @@ export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './au
 export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './audit.ts';
 
 // Live targets: target files, resolution of a URL or file, findings and their reports.
-export { loadTargetFile, parseTargetFile, type TargetFileResult, type Target } from './live.ts';
+export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
+export type { Target } from './live.ts';
 export { resolveTarget, type ResolveResult } from './live/resolve-target.ts';
 export { SEVERITIES, type Finding, type Severity, type FindingsReport } from './live.ts';
-export { renderFindingsJson, renderFindingsCsv, renderFindingsHtml, renderFindingsJunit } from './live.ts';
+export { renderFindingsJson, renderFindingsHtml, renderFindingsJunit } from './live.ts';
+export { renderFindingsCsv } from './live/report/findings-csv.ts';

@@ -3,12 +3,15 @@
 // are its internals, which no file outside src/live/ imports (.dependency-cruiser.cjs FACES, rule
 // face-live); a reader finds the public part here, by concern. A few small files are imported
 // directly as light doors, so a command's first step stays cheap (LIGHT_DOORS): report/afp-version.ts,
-// report/fail-on.ts, deadline.ts, resolve-target.ts and probe/{plain-server,probe-input,probe-report,
-// probe-url,target-text}.ts. A command's import() names the module it loads (probe/probe-target.ts).
+// report/fail-on.ts, report/findings-csv.ts, report/write-report-files.ts, deadline.ts, resolve-target.ts and
+// probe/{plain-server,probe-input,probe-report,probe-url,target-text}.ts. A command's import()
+// names the module it loads (probe/probe-target.ts).
+// The target-file reader (target-file.ts: zod, yaml and the scenario readers, some 190 modules) is
+// a door apart (APART_DOORS), not re-exported here: a command given a URL never reads a file, and
+// through this face every live command loaded it (resolve-target.ts import()s it for a file).
 
 // The target: its file, what /_afp/mounts says, its dialects
-export { type DialectName, type PaceLimit, type Target } from './live/target.ts';
-export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
+export type { DialectName, PaceLimit, Target } from './live/target.ts';
 export {
   ANNOUNCED,
   announcedApi,
@@ -25,7 +28,7 @@ export { dnsEntryKey } from './live/dialects/dns-entries.ts';
 
 // Sessions and accounts on the target, and the clock its windows run on
 export { type CallOptions, type CallOutcome, LiveSession } from './live/live-session.ts';
-export { type SentRequest } from './live/session-wire.ts';
+export type { SentRequest } from './live/session-wire.ts';
 export { readAnswer, type ReadOutcome } from './live/read-answer.ts';
 export { endpointOf } from './live/request-endpoint.ts';
 export { fundLiveAccount, type LiveAccount, type LiveOutcome, openLiveAccount } from './live/live-account.ts';
@@ -44,13 +47,8 @@ export {
   type OperationResult,
   type Refusal,
 } from './live/operations.ts';
-export {
-  type EscrowView,
-  type LimitOrderView,
-  type PositionView,
-  type WalletTokenAmount,
-} from './live/operation-views.ts';
-export { type DnsEntry, type DnsView, type ListedDomain } from './live/domain-views.ts';
+export type { EscrowView, LimitOrderView, PositionView, WalletTokenAmount } from './live/operation-views.ts';
+export type { DnsEntry, DnsView, ListedDomain } from './live/domain-views.ts';
 export { betCredit, type BetCredit } from './live/bet-credit.ts';
 export { refusalWords } from './live/refusal-text.ts';
 
@@ -87,17 +85,10 @@ export {
 } from './live/stated-minimum.ts';
 
 // Findings reports (HTML, JSON, CSV, JUnit) and their verdict lines
-export {
-  type FindingsReport,
-  type ReportCheck,
-  type ReportFailure,
-  type ReportTable,
-} from './live/report/findings-report.ts';
+export type { FindingsReport, ReportCheck, ReportFailure, ReportTable } from './live/report/findings-report.ts';
 export { infoLines, verdictLines } from './live/report/findings-verdict.ts';
 export { renderFindingsHtml } from './live/report/findings-html.ts';
 export { renderFindingsJson } from './live/report/findings-json.ts';
-export { renderFindingsCsv, spreadsheetText } from './live/report/findings-csv.ts';
 export { renderFindingsJunit } from './live/report/findings-junit.ts';
 export { curlOf } from './live/report/curl.ts';
 export { writeFindingsReports } from './live/report/write-findings.ts';
-export { writeReportFiles } from './live/report/write-report-files.ts';

@@ -4,31 +4,23 @@
 // read while a command checks its flags: metrics/out-flags.ts, scenario-profile.ts, shard.ts,
 // system-load-clock.ts, url-check-spec.ts, url-method.ts, workers-max.ts. A command's import()
 // names the module it loads (url-load.ts, thresholds.ts); k6-agent-run.ts, bundled for k6, imports
-// live-turn.ts and load-run-pool.ts directly (K6_BUNDLED).
+// live-turn.ts and load-run-pool.ts directly (K6_BUNDLED). Doors apart (APART_DOORS), imported
+// directly by the commands that run them: load-run.ts, load-workers.ts, load-run-file.ts,
+// merge-files.ts and autocannon-engine.ts (a scenario's run, its workers and files, autocannon):
+// through this face `afp load URL` loaded them all.
 
 // Planning a run: executors and arrivals
 export { describePlan, LOAD_DEFAULTS, type LoadPlan, resolveLoadPlan, shardPlan } from './load/executors.ts';
 export { arrivalSchedule } from './load/executors-arrival.ts';
 
-// A scenario run, in this thread or in workers
-export { checkAgentCount, loadMounts, type LoadRunResult, runLoad } from './load/load-run.ts';
-export { runLoadInWorkers, workerShard } from './load/load-workers.ts';
+// A run's live view and its stop
 export { type LiveView, LiveWindow } from './load/load-run-view.ts';
 export { LoadStop } from './load/generator.ts';
-export { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from './load/load-run-file.ts';
-export { mergeLoadFiles } from './load/merge-files.ts';
 
-// A URL run, and autocannon
+// A URL run
 export { reachable } from './load/url-reach.ts';
-export { type UrlRequest } from './load/url-source.ts';
+export type { UrlRequest } from './load/url-source.ts';
 export { checkName, type UrlCheck } from './load/url-checks.ts';
-export {
-  AUTOCANNON_LIMITS,
-  AUTOCANNON_METHODS,
-  type EngineCounts,
-  HIGH_RESOLUTION_CLOCK,
-  runAutocannonCounted,
-} from './load/autocannon-engine.ts';
 
 // Metrics, thresholds and the verdict
 export {
@@ -47,5 +39,5 @@ export { type Concurrency, littleCheck, littleLine } from './load/littles-law.ts
 export { mostlyRefused, refusedAnswers, refusedFailure, refusedLine } from './load/refused-answers.ts';
 
 // Reports
-export { type LoadReport } from './load/report/load-report.ts';
+export type { LoadReport } from './load/report/load-report.ts';
 export { writeLoadReports } from './load/report/write-load-reports.ts';

@@ -15,8 +15,7 @@ import fc from 'fast-check';
 import { checkProperty, splitPath } from './replay-path.ts';
 import { SystemClock } from '../core/clock.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { type CheckTarget } from './check-target.ts';
-import { inProcessTarget } from './in-process-target.ts';
+import type { CheckTarget } from './check-target.ts';
 import { liveTarget } from './live-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
 import { checkFailed, crashed, unsettled, type CommandFailure } from '../core/command-failure.ts';
@@ -110,8 +109,9 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
 }
 
 async function openTarget(options: CheckOptions): Promise<CheckTarget> {
+  // The in-process platform (the services, the routes) loads only for a check without a target.
   if (options.target === undefined)
-    return inProcessTarget({
+    return (await import('./in-process-target.ts')).inProcessTarget({
       seed: options.seed,
       ...(options.defects === undefined ? {} : { defects: options.defects }),
     });

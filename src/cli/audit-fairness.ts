@@ -27,10 +27,8 @@ import {
   renderFairnessJson,
   renderFairnessTable,
   writeEdgeAuditFiles,
-  runReplayProbes,
-  type ReplayProbeResult,
-  unansweredLine,
 } from '../audit.ts';
+import { runReplayProbes, type ReplayProbeResult, unansweredLine } from '../audit/probes.ts';
 import { schemeByName } from '../audit/maths.ts';
 import { curlOf, type ReportCheck, type ReportFailure } from '../live.ts';
 import { commandLine } from '../core/shell-words.ts';

@@ -19,7 +19,7 @@ import {
   POT_PROBES,
   runPotProbes,
   type ProbeResult,
-} from '../audit.ts';
+} from '../audit/probes.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { AuditIo } from './audit-io.ts';
 import type { MoneyFlags } from './audit-money-flags.ts';

@@ -23,7 +23,7 @@
  * Waits: paces and 429s are waited out on the target's window clock (a manual afp serve's own,
  * moved forward; live-command.ts startLiveRun), the budget on the wall's.
  */
-import { runMoneyProbes, unansweredLine } from '../audit.ts';
+import { runMoneyProbes, unansweredLine } from '../audit/probes.ts';
 import { laterProbes, runMoneyResume } from './audit-money-resume.ts';
 import { checksOfProbes } from './money-checks.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome, curlOf } from '../live.ts';

@@ -18,8 +18,8 @@ import { stringFlag } from './args.ts';
 import type { HttpMethod } from '../http/route.ts';
 import { SERVICE_NAMES, type ServiceName } from '../platform/platform.ts';
 import { dialectByName, rowOf, type OperationName, type Target } from '../live.ts';
-import { parseDuration } from '../scenario/duration.ts';
-import { AUTOCANNON_LIMITS } from '../load.ts';
+import { parseDuration } from '../scenario/duration-text.ts';
+import { AUTOCANNON_LIMITS } from '../load/autocannon-engine.ts';
 
 export const AUTOCANNON_FLAG_SPEC: FlagSpec = {
   endpoint: 'string',

@@ -1,10 +1,11 @@
 /**
  * The runs of `afp check` once its flags are valid (check.ts parses them with light imports, then
  * loads this): in-process or through a target's dialects, how they ended, the findings reports and
- * the exit code. Why apart from check.ts: this imports fast-check, the model and the platform, and
- * a typo in a flag should not pay for them. Output and exit codes are check.ts's contract.
+ * the exit code. Why apart from check.ts: the runs import fast-check, the model and the platform, and
+ * a typo in a flag should not pay for them; each kind of run import()s its own code (a check of a
+ * URL loads no in-process platform, a check of the model no dialects). Output and exit codes are check.ts's contract.
  */
-import { failureEnding, runCheck, type CheckResult, CheckUnavailable, type CheckStop } from '../check.ts';
+import type { CheckResult, CheckStop } from '../check.ts';
 import { MAX_COMMANDS } from '../check/check-options.ts';
 import { DEFAULT_FAIL_ON } from '../live/report/fail-on.ts';
 import type { Target } from '../live.ts';
@@ -48,6 +49,15 @@ interface CheckRunsInput {
   readonly progress: Progress;
   readonly onRun: () => void;
   readonly stop: CheckStop;
+}
+
+/**
+ * Loads the code of the runs to come (the model's check, or the check through dialects), which
+ * check.ts awaits before the seed line: a signal sent once the seed is printed finds the check set
+ * up. Why not the check face: it loads both kinds of run and the property archetype's actions (zod).
+ */
+export async function loadRunsCode(throughDialects: boolean): Promise<void> {
+  await (throughDialects ? import('./check-dialect.ts') : import('../check/run-check.ts'));
 }
 
 /** The check's runs, in-process or through the target's dialects, and how they ended. */
@@ -108,6 +118,10 @@ async function checkThroughDialectRuns(
 /** The runs against the documents' model (in process, or over a URL): the result printed, the reports written. */
 async function checkModelRuns(check: CheckRunsInput, io: CheckIo, record: RecordFields): Promise<Ending> {
   const { parsed, notServe, progress, onRun, stop } = check;
+  const [{ failureEnding, runCheck }, { CheckUnavailable }] = await Promise.all([
+    import('../check/run-check.ts'),
+    import('../check/check-unavailable.ts'),
+  ]);
   let result: CheckResult;
   try {
     result = await runCheck({ ...parsed, onRun, stop });

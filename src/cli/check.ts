@@ -153,7 +153,8 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
     started();
     return unresolvedTarget(dialectTarget.kind, `afp check: ${dialectTarget.message}\nseed: ${parsed.seed}`);
   }
-  const { checkRuns } = await import('./check-runs.ts');
+  const { checkRuns, loadRunsCode } = await import('./check-runs.ts');
+  await loadRunsCode(dialectTarget?.ok === true);
   started();
   const progress = new Progress({
     label: 'check',

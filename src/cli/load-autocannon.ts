@@ -14,6 +14,8 @@ import {
   HIGH_RESOLUTION_CLOCK,
   runAutocannonCounted,
   type EngineCounts,
+} from '../load/autocannon-engine.ts';
+import {
   type MetricsOutputs,
   runMetricsOutputs,
   reachable,
@@ -39,7 +41,7 @@ import { exitOf, refusedFigures, thresholdLines } from './load-view.ts';
 import type { InterruptSignal } from './process-interrupt.ts';
 import { endpointRequest, parseAutocannonFlags, type AutocannonFlags } from './autocannon-flags.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
-import { type Scenario } from '../scenario/scenario.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';

@@ -12,16 +12,9 @@ import { writeFileAtomic } from '../core/atomic-file.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  LOAD_RUN_FILE_NAME,
-  loadRunFileText,
-  mergeLoadFiles,
-  writeLoadReports,
-  evaluateThresholds,
-  failedThresholds,
-  parseThresholds,
-  type Threshold,
-} from '../load.ts';
+import { LOAD_RUN_FILE_NAME, loadRunFileText } from '../load/load-run-file.ts';
+import { mergeLoadFiles } from '../load/merge-files.ts';
+import { writeLoadReports, evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { readScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';

@@ -9,20 +9,14 @@
 import { writeFileAtomic } from '../core/atomic-file.ts';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
+import { runLoadInWorkers, workerShard } from '../load/load-workers.ts';
+import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
 import {
-  checkAgentCount,
-  loadMounts,
-  runLoad,
-  type LoadRunResult,
   describePlan,
   resolveLoadPlan,
   shardPlan,
   type LoadPlan,
-  runLoadInWorkers,
-  workerShard,
-  LOAD_RUN_FILE_NAME,
-  loadRunFile,
-  loadRunFileText,
   type MetricsOutputs,
   runMetricsOutputs,
   parseThresholds,
@@ -32,7 +26,7 @@ import { shardLabel, shardShare, type Shard } from '../load/shard.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live.ts';
 import type { MountUrls } from '../client/transport.ts';
-import { type Scenario } from '../scenario/scenario.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import type { LoadSection } from '../scenario/load-schema.ts';
 import type { LoadedScenario } from './scenario-file.ts';
 import type { LoadFlags } from './load-scenario-flags.ts';

@@ -23,7 +23,6 @@ import {
   type LoadSnapshot,
   LoadStop,
   type LoadPlan,
-  type LoadRunResult,
   LiveWindow,
   type LiveView,
   littleCheck,
@@ -42,7 +41,8 @@ import {
   refusedFailure,
   refusedLine,
 } from '../load.ts';
-import { formatDuration } from '../scenario/duration.ts';
+import type { LoadRunResult } from '../load/load-run.ts';
+import { formatDuration } from '../scenario/duration-text.ts';
 import type { RecordFields } from './json-output.ts';
 import { type Ending, PASSED, thresholdFailed, unsettled } from '../core/command-failure.ts';
 

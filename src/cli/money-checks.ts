@@ -2,7 +2,7 @@
  * The money audit's report checks: one per probe, skipped, a finding, or a pass. Why a file of its
  * own: the audit's run and its resumed run (audit-money-resume.ts) write the same checks.
  */
-import type { ProbeResult } from '../audit.ts';
+import type { ProbeResult } from '../audit/probes.ts';
 import type { ReportCheck } from '../live.ts';
 
 export /** One check per probe: skipped, a finding, or a pass. */

@@ -13,7 +13,7 @@ import { SystemClock } from '../core/clock.ts';
 import { shardArrivals, shardLabel, type Shard } from '../load/shard.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { isLivenessLimit, swarmScenario, PROBES } from '../sim.ts';
-import { type Scenario } from '../scenario/scenario.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
 import { shrinkRun } from '../shrink/shrink-run.ts';
 import { parseSeeds } from '../sweep/seeds.ts';

@@ -9,8 +9,8 @@
  * target); 2 bad flags or URLs, FILE exists without --force, or nothing answering is a service of
  * the platform (the URLs given cannot make a target). With --json stdout is one JSON object
  * (json-output.ts): the verdict, the services found and the target file's text; the table goes to stderr.
- * The flags and URLs are checked with light imports (probe-input.ts); the probe and the target-file
- * parser load only once they pass.
+ * The flags and URLs are checked with light imports (probe-input.ts); the probe loads only once they
+ * pass, the target-file parser only once there is a file to check.
  */
 import {
   applyAnswerLimitFlag,
@@ -89,11 +89,9 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
       `${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}`,
     );
   }
-  // The probe (the dialects, the classifier) and the target-file parser load once the flags pass.
-  const [{ KEYS_ENV, probeTarget }, { parseTargetFile }] = await Promise.all([
-    import('../live/probe/probe-target.ts'),
-    import('../live/target-file.ts'),
-  ]);
+  // The probe (the dialects, the classifier) loads once the flags pass; the target-file parser once
+  // there is a file to check (zod, yaml and the scenario readers: a URL that does not answer needs none).
+  const { KEYS_ENV, probeTarget } = await import('../live/probe/probe-target.ts');
   io.err(`${budgetLine(flags.budgetSeconds)}\n`);
   armTargetBudget({
     command: 'target probe',
@@ -133,6 +131,7 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     limitSources: outcome.limitSources,
   });
   // The written file must load: a probe that writes one that does not is a bug.
+  const { parseTargetFile } = await import('../live/target-file.ts');
   const check = parseTargetFile(text, { fileName: flags.out ?? 'target.yaml', env: { [KEYS_ENV]: 'afp-probe-check' } });
   assert(check.ok, `afp target probe wrote a target file that does not load: ${check.ok ? '' : check.message}`);
   record({ out: flags.out, target_file: text });

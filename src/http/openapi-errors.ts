@@ -4,7 +4,7 @@
  * openapi-domains.ts, openapi-wallet.ts and openapi-trading.ts joined in), and what each code means
  * (platform.md "Errors"). test/http/openapi.test.ts requires every row of the route table listed.
  */
-import { type ErrorCode } from '../core/errors.ts';
+import type { ErrorCode } from '../core/errors.ts';
 import { DOMAINS_DOMAIN_ERRORS } from './openapi-domains.ts';
 import { WALLET_DOMAIN_ERRORS } from './openapi-wallet.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';

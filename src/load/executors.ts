@@ -12,8 +12,9 @@
  * executor's stages at that instant (the schedule past it is never run).
  * Limit: a plan's arrivals or VU-iterations are bounded (ITERATIONS_MAX arrivals at most).
  */
-import { formatDuration } from '../scenario/duration.ts';
-import { LOAD_LIMITS, type ExecutorName, type LoadSection } from '../scenario/load-schema.ts';
+import { formatDuration } from '../scenario/duration-text.ts';
+import { LOAD_LIMITS } from '../scenario/load-limits.ts';
+import type { ExecutorName, LoadSection } from '../scenario/load-schema.ts';
 import { shardShare, type Shard } from './shard.ts';
 
 export const LOAD_DEFAULTS = {

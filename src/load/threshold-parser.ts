@@ -19,13 +19,9 @@
  * carries no method and never matches a method filter.
  * Non-goals: evaluating (thresholds.ts); the schema's own checks (load-schema.ts) run first.
  */
-import {
-  LOAD_LIMITS,
-  thresholdExpressionParts,
-  THRESHOLD_METRICS,
-  type LoadSection,
-  type ThresholdMetric,
-} from '../scenario/load-schema.ts';
+import { LOAD_LIMITS } from '../scenario/load-limits.ts';
+import type { LoadSection } from '../scenario/load-schema.ts';
+import { thresholdExpressionParts, THRESHOLD_METRICS, type ThresholdMetric } from '../scenario/threshold-expression.ts';
 
 export type ThresholdKind = 'trend' | 'rate' | 'counter';
 export type ThresholdTag = 'endpoint' | 'method' | 'status' | 'check';

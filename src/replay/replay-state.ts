@@ -19,7 +19,7 @@ import type {
 import type { Deadline } from '../live/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { Bindings } from './bindings.ts';
-import { type ResultDifference } from './operation-diff.ts';
+import type { ResultDifference } from './operation-diff.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
 import type { IdTranslation } from './route-operations-types.ts';
 import { ReplayPositions } from './replay-positions.ts';

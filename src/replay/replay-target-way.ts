@@ -8,7 +8,7 @@ import type { CallOutcome, OperationInput, OperationName, OperationResult, ReadO
 import { formatDecimal } from '../core/money.ts';
 import { compareOutcomes } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';
-import { type HeldPosition } from './replay-positions.ts';
+import type { HeldPosition } from './replay-positions.ts';
 import { accountService } from './service-accounts-replay.ts';
 import { bearerOf, isRegistration, liveOutcomeOf } from './replay-exchange-parts.ts';
 import { READS_MAX, substituteReads, type Substitute } from './read-substitutes.ts';

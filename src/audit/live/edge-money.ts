@@ -2,7 +2,7 @@
  * The money check of a live house-edge audit (edge-audit.ts): the balance read before and after the
  * bets must move by the returns minus the stakes the answers reported, to the target's own rounding.
  */
-import { type LiveAmount } from '../../core/live-amount.ts';
+import type { LiveAmount } from '../../core/live-amount.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { type SentRequest, withEvidence } from '../../live.ts';
 import { balanceReadsRoundingMicro } from './balance-tolerance.ts';

@@ -14,7 +14,7 @@ import {
 } from '../../live.ts';
 import type { Deadline } from '../../live/deadline.ts';
 import type { WaitClock } from '../../core/clock.ts';
-import { type Micro } from '../../core/money.ts';
+import type { Micro } from '../../core/money.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
@@ -23,7 +23,7 @@ import type { StakeBudget } from './stake-budget.ts';
 import type { FirstAnswers } from './first-answers.ts';
 import type { DrawTally } from './draw-agreement.ts';
 import type { VariantTrack } from './variant-track.ts';
-import { type VariantOutcome } from './variant-outcome.ts';
+import type { VariantOutcome } from './variant-outcome.ts';
 import type { ListedWords } from './listed-words.ts';
 
 export interface EdgeAuditOptions {

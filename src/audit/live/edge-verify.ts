@@ -15,7 +15,7 @@ import { formatDecimal } from '../../core/money.ts';
 import { ratio, type Ratio } from '../../core/ratio.ts';
 import type { SchemeBet } from '../fairness/scheme.ts';
 import { type LiveBet, betCredit, withEvidence, type FindingSink } from '../../live.ts';
-import { type PlannedVariant } from './edge-plan.ts';
+import type { PlannedVariant } from './edge-plan.ts';
 import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
 import { creditContradiction } from './edge-tier.ts';
 import { creditSlackMicro } from './balance-tolerance.ts';

@@ -16,7 +16,6 @@
  * Limits: at most 31 swap requests (each refused before anything is created), about 10 others.
  */
 import type { JsonValue } from '../../core/errors.ts';
-import { deriveWallet, isValidMnemonic } from '../../services/wallet/keys/wallet-keys.ts';
 import {
   ruleFinding,
   type RuleName,
@@ -97,6 +96,22 @@ export function invalidMnemonicFinding(mnemonic: string, reproduce: string): Fin
   };
 }
 
+/**
+ * The base key of a mnemonic the target gave, or the probe skipped. The mnemonic is the target's
+ * answer, not afp's: one that is no BIP-39 mnemonic is a finding (it crashed the audit, exit 1:
+ * deriveWallet asserts a valid one). The keys' code (the curves) is import()ed here, the one place
+ * an audit derives a key: an audit's start does not load it.
+ */
+async function baseKeyOf(mnemonic: string, reproduce: () => string, raise: Raise): Promise<string | ProbeOutcome> {
+  const { deriveWallet, isValidMnemonic } = await import('../../services/wallet/keys/wallet-keys.ts');
+  if (isValidMnemonic(mnemonic)) return deriveWallet(mnemonic).privateKeys.base;
+  raise(invalidMnemonicFinding(mnemonic, reproduce()));
+  return {
+    status: 'skipped',
+    note: "the second wallet's mnemonic is no valid BIP-39 mnemonic, so no key of it can be derived",
+  };
+}
+
 /** A send signed by the key of an empty address must be refused and move nothing. */
 export async function walletWrongKey(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
   const { session } = context;
@@ -106,16 +121,8 @@ export async function walletWrongKey(context: ProbeContext, raise: Raise): Promi
   const other = await session.call('wallet.create', {}, agent.apiKey);
   if (other.kind !== 'ok' || other.value.mnemonic === null || agent.addresses['base'] === undefined)
     return { status: 'skipped', note: 'a second wallet (with its mnemonic) could not be created' };
-  // The target's mnemonic is its answer, not afp's: one that is no BIP-39 mnemonic is a finding (it
-  // crashed the audit, exit 1: deriveWallet asserts a valid one).
-  if (!isValidMnemonic(other.value.mnemonic)) {
-    raise(invalidMnemonicFinding(other.value.mnemonic, context.curlOf(other.request)));
-    return {
-      status: 'skipped',
-      note: "the second wallet's mnemonic is no valid BIP-39 mnemonic, so no key of it can be derived",
-    };
-  }
-  const emptyKey = deriveWallet(other.value.mnemonic).privateKeys.base;
+  const emptyKey = await baseKeyOf(other.value.mnemonic, () => context.curlOf(other.request), raise);
+  if (typeof emptyKey !== 'string') return emptyKey;
   const to = agent.addresses['base'];
   const sent = await session.call(
     'wallet.send',

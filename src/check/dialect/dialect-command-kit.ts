@@ -24,7 +24,7 @@ import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
 import { TargetOutage, throwIfOutage } from './target-outage.ts';
-import { type DialectModel, type DialectSystem } from './dialect-model.ts';
+import type { DialectModel, DialectSystem } from './dialect-model.ts';
 
 export type DialectCommand = fc.AsyncCommand<DialectModel, DialectSystem>;
 

@@ -14,7 +14,7 @@ import {
   minimumBetFinding,
 } from '../../live.ts';
 import { learnedMinimum } from './dialect-command-kit.ts';
-import { type DialectAccount, type DialectModel, type DialectSystem } from './dialect-model.ts';
+import type { DialectAccount, DialectModel, DialectSystem } from './dialect-model.ts';
 
 const text = (micro: Micro): string => formatDecimal(micro);
 

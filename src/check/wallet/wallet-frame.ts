@@ -7,7 +7,7 @@
  */
 import { WALLET_CHAINS } from '../../services/wallet/keys/wallet-keys.ts';
 import type { CheckModel } from '../check-model.ts';
-import { type CommandSpec } from '../model-command.ts';
+import type { CommandSpec } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { feesOn, walletInvariantProblems } from './model-wallet.ts';
 

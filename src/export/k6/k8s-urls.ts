@@ -18,7 +18,7 @@ import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { RESOLVE_TIMEOUT_MS, resolveTarget } from '../../live/resolve-target.ts';
 import { announcedApi, announcedMounts, deployedDialectRefusal, readMounts, servedDialects } from '../../live.ts';
-import { loadMounts } from '../../load.ts';
+import { loadMounts } from '../../load/load-run.ts';
 
 export type K8sUrls = { readonly api: string; readonly services: Readonly<Partial<Record<ServiceName, string>>> };
 

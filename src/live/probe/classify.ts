@@ -21,7 +21,7 @@
 import { announcedMounts, mountUrlsNamed } from '../afp-mounts.ts';
 import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
-import { FAULT_SERVICES as SERVICES } from '../../scenario/scenario-schema.ts';
+import { SERVICE_NAMES as SERVICES } from '../../platform/service-names.ts';
 import type { AnnouncedLimit } from '../announced-limit.ts';
 import { DEPLOYED_INFO_SERVICES } from '../dialects/deployed/markers.ts';
 import { normalizeServiceUrl } from '../service-url.ts';

@@ -18,6 +18,7 @@ import { seriesOf, seriesOfSnapshot, type MetricSeries } from './metric-series.t
 import { MetricsTally } from './metrics-tally.ts';
 import { pushRemoteWrite } from './remote-write.ts';
 import { K6JsonStream } from './k6-json.ts';
+import { loadRouteMethods } from './endpoint-method.ts';
 import type { OutputSpec } from './out-flags.ts';
 
 export const PUSH_EVERY_MS = 5_000;
@@ -98,8 +99,12 @@ export class MetricsOutputs {
     return this.sinks.flatMap((sink) => (sink.spec.kind === 'json' ? [sink.spec.file] : []));
   }
 
-  /** Empties the JSON-lines files (a run's stream starts with the run), so a bad path is found before the run. */
+  /**
+   * Empties the JSON-lines files (a run's stream starts with the run), so a bad path is found before
+   * the run; loads the route table the series name a route id's method from (endpoint-method.ts).
+   */
   async prepare(): Promise<string | null> {
+    await loadRouteMethods();
     for (const file of this.files) {
       try {
         await mkdir(dirname(file), { recursive: true });

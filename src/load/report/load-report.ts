@@ -23,7 +23,7 @@ import {
   type LoadSnapshot,
   type Percentiles,
 } from '../load-recorder.ts';
-import { LOAD_LIMITS } from '../../scenario/load-schema.ts';
+import { LOAD_LIMITS } from '../../scenario/load-limits.ts';
 import type { Concurrency } from '../littles-law.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 

@@ -4,7 +4,7 @@
  * (the findings reports' writer, live/report/write-report-files.ts, writes them, with afp's
  * version filled in).
  */
-import { writeReportFiles } from '../../live.ts';
+import { writeReportFiles } from '../../live/report/write-report-files.ts';
 import { renderLatencyCsv, renderTimeseriesCsv } from './load-csv.ts';
 import { renderLoadHtml } from './load-html.ts';
 import { renderLoadJunit } from './load-junit.ts';

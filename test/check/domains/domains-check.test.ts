@@ -3,7 +3,7 @@
 // against `afp serve --clock manual`; random runs hold in-process and against serve, and do reach
 // accepted registrations (not only refusals).
 import { describe, expect, it } from 'vitest';
-import { type CheckRun } from '../../../src/check/check-target.ts';
+import type { CheckRun } from '../../../src/check/check-target.ts';
 import { inProcessTarget } from '../../../src/check/in-process-target.ts';
 import { liveTarget } from '../../../src/check/live-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';

@@ -4,7 +4,7 @@
 // against `afp serve --clock manual`. With the defect referral-level2-full-share the read-back
 // after the sweep disagrees (a1, at level 2, is paid the level-1 share).
 import { describe, expect, it } from 'vitest';
-import { type CheckRun } from '../../../src/check/check-target.ts';
+import type { CheckRun } from '../../../src/check/check-target.ts';
 import { inProcessTarget } from '../../../src/check/in-process-target.ts';
 import { liveTarget } from '../../../src/check/live-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';

@@ -2,7 +2,7 @@
 // `afp serve --clock manual`, every answer compared with the model and the model's books after
 // each command; random runs of the whole table hold in-process and against serve.
 import { describe, expect, it } from 'vitest';
-import { type CheckRun } from '../../../src/check/check-target.ts';
+import type { CheckRun } from '../../../src/check/check-target.ts';
 import { inProcessTarget } from '../../../src/check/in-process-target.ts';
 import { liveTarget } from '../../../src/check/live-target.ts';
 import { ModelCommand } from '../../../src/check/model-command.ts';

@@ -3,7 +3,7 @@
 // history by chain, type and limit, before and after the blocks) in-process and over HTTP against
 // `afp serve --clock manual`, every answer compared with the model.
 import { describe, expect, it } from 'vitest';
-import { type CheckRun } from '../../../src/check/check-target.ts';
+import type { CheckRun } from '../../../src/check/check-target.ts';
 import { inProcessTarget } from '../../../src/check/in-process-target.ts';
 import { liveTarget } from '../../../src/check/live-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';

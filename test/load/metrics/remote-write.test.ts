@@ -10,6 +10,7 @@ import snappy from 'snappyjs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LoadRecorder } from '../../../src/load/load-recorder.ts';
 import { seriesOfSnapshot } from '../../../src/load/metrics/metric-series.ts';
+import { loadRouteMethods } from '../../../src/load/metrics/endpoint-method.ts';
 import { MetricsOutputs, parseOutFlags } from '../../../src/load/metrics/metrics-outputs.ts';
 import { encodeWriteRequest } from '../../../src/load/metrics/remote-write.ts';
 
@@ -130,7 +131,8 @@ describe('the remote-write body', () => {
     expect(byName('k6_iterations_total')).toBe(10);
   });
 
-  test('a route id names its method from the route table', () => {
+  test('a route id names its method from the route table', async () => {
+    await loadRouteMethods();
     const recorder = new LoadRecorder(0);
     recorder.record({
       endpoint: 'escrow.B.create',

@@ -16,7 +16,7 @@ import { riskFactorOf } from '../../../services/casino/kelly-rule.ts';
 import { deployedFailure, deployedRefusal } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import { roundCents } from '../../deployed/float-balances.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { parseBetFields, type ParsedBet } from '../casino/casino-bet-fields.ts';
 import { batchSummary, type BatchResults } from '../casino/batch-summary.ts';
 import { casinoCaller, placeBatch, type BatchCommand } from '../casino/casino-games.ts';

@@ -16,7 +16,7 @@ import type { ParlayCommand } from '../../../services/casino/parlay-bet.ts';
 import { PARLAY_LEG_GAMES, PARLAY_LEGS_MAX, PARLAY_LEGS_MIN } from '../../../services/casino/deployed/parlay-rule.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { roundCents } from '../../deployed/float-balances.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { deployedRoute } from './deployed-row.ts';
 import { amountField } from '../casino/casino-bet-fields.ts';
 import { casinoCaller } from '../casino/casino-games.ts';

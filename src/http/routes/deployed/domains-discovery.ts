@@ -22,7 +22,7 @@ import { LABEL_LENGTH_MAX, parseRegistrableName, SUPPORTED_TLDS } from '../../..
 import type { Valuation } from '../../../services/domains/valuation.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { deployedRoute } from './deployed-row.ts';
 import { CHECK_NAMES_MAX, parseAnyName, parseRegistrable, valuationBody } from './domains.ts';
 

@@ -29,7 +29,7 @@ import { agentAccount } from '../../../core/ledger.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { serviceKeyOf } from '../../deployed/service-keys.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { deployedRoute } from './deployed-row.ts';
 import { optionalString } from '../../validate.ts';
 import { casinoCaller } from '../casino/casino-games.ts';

@@ -19,7 +19,7 @@ import type { EscrowService } from '../../../services/escrow/escrow.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { deployedRoute } from './deployed-row.ts';
 import { optionalString, requiredAmount } from '../../validate.ts';
 import { casinoCaller } from '../casino/casino-games.ts';

@@ -28,7 +28,7 @@ import {
 } from '../../../services/trading/trading-record.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { deployedRoute } from './deployed-row.ts';
 import { queryLimit, requiredAmount } from '../../validate.ts';
 import { parsePrice } from '../trading/trading-parse.ts';

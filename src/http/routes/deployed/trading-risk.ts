@@ -31,7 +31,7 @@ import { RISK_LEVERAGE_MAX, type RiskSettings } from '../../../services/trading/
 import type { Quote } from '../../../services/trading/trading-record.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { deployedRoute } from './deployed-row.ts';
 import { requiredAmount } from '../../validate.ts';
 import { parsePrice } from '../trading/trading-parse.ts';

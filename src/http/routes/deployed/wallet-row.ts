@@ -15,7 +15,7 @@
 import { assert } from '../../../core/assert.ts';
 import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { walletPrimaryRoutes } from '../wallet/wallet-primary.ts';
 import { walletReferralRoutes } from '../wallet/wallet-referral.ts';
 import { deployedRoute, knownInput } from './deployed-row.ts';
