@@ -12,9 +12,10 @@
 // measured side by side, 71 → 50 CPU s (-29%) — so a test file restores what it changes
 // (process.env, spies) and closes the servers and children it starts, and leaves no module state
 // another file could see. The guard's setup file runs again for every unit file.
-// Workers: 3 on a 2-core machine (more on more cores). Many integration files wait on sockets and
+// Workers: 4 on a 2-core machine (cores + 2). Many integration files wait on sockets and
 // children, leaving a core idle with only one file per core; vitest's default (cores - 1) left the
-// second core of a 2-core machine unused. AFP_TEST_WORKERS overrides it (a number).
+// second core of a 2-core machine unused. A fresh clone's suite on the idle 2-core VM: 310.7 s with
+// 3 workers, 280.1 s with 4 (both all passed). AFP_TEST_WORKERS overrides it (a number).
 // Node's compile cache (NODE_COMPILE_CACHE, in node_modules/.cache) is on for the tests: the
 // workers (one Node per test file) and the `afp` children they start (dozens) then reuse compiled
 // code instead of parsing it again, about 0.4 s of CPU per `afp` start. It is keyed by file
@@ -37,7 +38,9 @@ process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', 
 // 7-15 each (pack-install early, as it is slower on a fresh clone than with a warm npm cache). The
 // k6 comparisons (k6-shipped, about 150 s of wall, mostly waiting on their windows) start fifth,
 // beside the CPU-bound files, once the first files (and on a fresh clone most of the cold type
-// check and lint) have had the cores: their windows keep time less well on a crowded machine; the other files that mostly wait (k6-segments, cli/load,
+// check and lint) have had the cores: their windows keep time less well on a crowded machine;
+// cli/load-shipped-scenarios (11 CPU s in 38-53 s of wall, mostly waiting) right after, as it
+// started at 195 s and was the main group's tail; the other files that mostly wait (k6-segments, cli/load,
 // float-money, load-url: 3-6 CPU s in 12-15 s of wall) are spread between CPU-bound ones, since
 // two of them side by side left a core idle. Vitest orders by the durations of earlier runs when
 // it has them, else by file size, largest first; a fresh clone (CI) has none, and a small file of
@@ -49,6 +52,7 @@ const START_FIRST = [
   'test/bench/bench.test.ts',
   'test/cli/hostile-target.test.ts',
   'test/export/k6-shipped.test.ts',
+  'test/cli/load-shipped-scenarios.test.ts',
   'test/package/pack-install.test.ts',
   'test/replay/replay-tiers-faults.test.ts',
   'test/check/casino/casino-run.test.ts',
@@ -98,7 +102,7 @@ class LongestFirst extends BaseSequencer {
 function workers(): number {
   const fromEnvironment = Number(process.env['AFP_TEST_WORKERS']);
   if (Number.isSafeInteger(fromEnvironment) && fromEnvironment >= 1) return fromEnvironment;
-  return availableParallelism() + 1;
+  return availableParallelism() + 2;
 }
 
 export default defineConfig({
