@@ -60,13 +60,18 @@ const SILENT_ALLOWED: Readonly<Record<string, string>> = {
   'src/cli/sweep-run.ts: if (counts.limitReached > 0) return unsettled();': `${VERDICT_ON_STDOUT} (the sweep's summary counts each row)`,
 };
 
-/** The lines of `text` that pick an exit code or end the process, as `line: text`. */
-function pickingLines(text: string): string[] {
+/** The lines of `text` that `test` holds of, as `line: text` (numbered from 1). */
+function numberedLines(text: string, test: (line: string) => boolean): string[] {
   return text
     .split('\n')
     .map((line, index) => ({ line, number: index + 1 }))
-    .filter(({ line }) => line.match(PICKING) !== null)
+    .filter(({ line }) => test(line))
     .map(({ line, number }) => `${number}: ${line.trim()}`);
+}
+
+/** The lines of `text` that pick an exit code or end the process, as `line: text`. */
+function pickingLines(text: string): string[] {
+  return numberedLines(text, (line) => line.match(PICKING) !== null);
 }
 
 /** The lines of the files given (path to text) that print an ending outside the place allowed, as `file:line: text`. */
@@ -74,25 +79,17 @@ function printingOffenders(files: Readonly<Record<string, string>>): string[] {
   return Object.entries(files)
     .filter(([file]) => file !== MAPPING_PLACE)
     .flatMap(([file, text]) =>
-      text
-        .split('\n')
-        .map((line, index) => ({ line, number: index + 1 }))
-        .filter(({ line }) =>
-          Object.entries(PRINTING).some(
-            ([name, allowed]) => allowed.file !== file && new RegExp(`\\b${name}\\b`).test(line),
-          ),
-        )
-        .map(({ line, number }) => `${file}:${number}: ${line.trim()}`),
+      numberedLines(text, (line) =>
+        Object.entries(PRINTING).some(
+          ([name, allowed]) => allowed.file !== file && new RegExp(`\\b${name}\\b`).test(line),
+        ),
+      ).map((line) => `${file}:${line}`),
     );
 }
 
 /** The lines of `text` that build a failure with nothing to say, as `line: text`. */
 function silentLines(text: string): string[] {
-  return text
-    .split('\n')
-    .map((line, index) => ({ line, number: index + 1 }))
-    .filter(({ line }) => line.match(SILENT) !== null)
-    .map(({ line, number }) => `${number}: ${line.trim()}`);
+  return numberedLines(text, (line) => line.match(SILENT) !== null);
 }
 
 /** Every .ts file under `folder`, its path from the repository's root. */
