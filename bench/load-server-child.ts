@@ -2,7 +2,7 @@
  * A load benchmark target (load-servers.ts) in a process of its own, so the generators measured in
  * the bench's process do not share an event loop with it. Run as
  * `node bench/load-server-child.ts trivial`, `... api`, `... stalling PERIOD_MS STALL_MS` or `... fixed
- * STATUS BODY_BASE64`; prints
+ * STATUS BODY_BASE64 HEADERS_JSON_BASE64`; prints
  * `listening <url>` once, then serves until its stdin closes (the bench ended or died) or SIGTERM.
  * `serveInChild` starts it and hands back the URL and a stop that ends it by its pid.
  */
@@ -26,7 +26,7 @@ export function serveInChild(kind: LoadServerKind, cpu?: number): Promise<ChildS
     kind.kind === 'stalling'
       ? ['stalling', String(kind.schedule.periodMs), String(kind.schedule.stallMs)]
       : kind.kind === 'fixed'
-        ? ['fixed', String(kind.status), Buffer.from(kind.body).toString('base64')]
+        ? ['fixed', String(kind.status), base64(kind.body), base64(JSON.stringify(kind.headers ?? {}))]
         : [kind.kind];
   const command = pinned(cpu, process.execPath, [script, ...args]);
   const child = spawn(command.command, command.args, { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -57,13 +57,26 @@ export function serveInChild(kind: LoadServerKind, cpu?: number): Promise<ChildS
   });
 }
 
+function base64(text: string): string {
+  return Buffer.from(text).toString('base64');
+}
+
+function fromBase64(text: string | undefined): string {
+  return Buffer.from(text ?? '', 'base64').toString('utf8');
+}
+
 async function childMain(argv: readonly string[]): Promise<void> {
-  const [name, period, stall] = argv;
+  const [name, period, stall, headers] = argv;
   const kind: LoadServerKind =
     name === 'stalling'
       ? { kind: 'stalling', schedule: { periodMs: Number(period), stallMs: Number(stall) } }
       : name === 'fixed'
-        ? { kind: 'fixed', status: Number(period), body: Buffer.from(stall ?? '', 'base64').toString('utf8') }
+        ? {
+            kind: 'fixed',
+            status: Number(period),
+            body: fromBase64(stall),
+            headers: JSON.parse(fromBase64(headers) || '{}') as Record<string, string>,
+          }
         : name === 'api'
           ? { kind: 'api' }
           : { kind: 'trivial' };

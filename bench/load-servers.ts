@@ -10,7 +10,7 @@
  *     small JSON object; a POST reads its JSON body, keeps the `agent_id` it names (in a Set of at
  *     most API_KEPT_MAX, cleared when full) and answers 201 with it; a body that is not JSON gets 400;
  *   - fixed: a bare node:http server answering the very bytes afp serve answered on one endpoint
- *     (its status and JSON body, taken from afp serve first: serve-phase.ts), after reading the
+ *     (its status, its own headers and JSON body, taken from afp serve first: serve-phase.ts), after reading the
  *     request's body and parsing it when there is one, so a keyed read or a bet is compared with a
  *     server that sends the same number of bytes.
  * `stallEndMs` is the schedule as a pure function (tested by exact instants). The bench runs the
@@ -41,7 +41,13 @@ export const STALLED_MAX = 100_000;
 export type LoadServerKind =
   | { readonly kind: 'trivial' }
   | { readonly kind: 'api' }
-  | { readonly kind: 'fixed'; readonly status: number; readonly body: string }
+  | {
+      readonly kind: 'fixed';
+      readonly status: number;
+      /** afp serve's own headers on the endpoint (content-type, the rate limit's); Node adds the same Date, Connection and Keep-Alive to both. */
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly body: string;
+    }
   | { readonly kind: 'stalling'; readonly schedule: StallSchedule };
 
 export const API_KEPT_MAX = 1_000_000;
@@ -69,9 +75,13 @@ function answer(response: ServerResponse, status = 200): void {
 const API_READ_BODY = Buffer.from(JSON.stringify({ service: 'bare', agents: 0, status: 'ok' }));
 
 /** The fixed server's handler (see the header): the body read (and parsed, when any), then the same answer. */
-function fixedHandler(status: number, text: string): (request: IncomingMessage, response: ServerResponse) => void {
+function fixedHandler(
+  status: number,
+  text: string,
+  sent: Readonly<Record<string, string>> = {},
+): (request: IncomingMessage, response: ServerResponse) => void {
   const body = Buffer.from(text);
-  const headers = { 'content-type': 'application/json', 'content-length': String(body.length) };
+  const headers = { 'content-type': 'application/json', ...sent, 'content-length': String(body.length) };
   return (request, response) => {
     let received = '';
     request.setEncoding('utf8');
@@ -137,7 +147,7 @@ export async function startLoadServer(kind: LoadServerKind, nowMs: () => number 
     kind.kind === 'api'
       ? apiHandler()
       : kind.kind === 'fixed'
-        ? fixedHandler(kind.status, kind.body)
+        ? fixedHandler(kind.status, kind.body, kind.headers)
         : (request, response) => {
             request.resume();
             const untilMs = kind.kind === 'stalling' ? stallEndMs(nowMs(), kind.schedule) : null;

@@ -9,7 +9,8 @@
  * The keyed agent is registered on the casino, raised to the enterprise tier and funded through the
  * admin doors before the run, as a team's stand-in would be. Every request comes from a fresh
  * X-Forwarded-For address, so no per-IP limit binds. The bare server answers the SAME BYTES as afp
- * serve: each endpoint's status and body are taken from one afp serve first (a `fixed` server,
+ * serve: each endpoint's status, headers (content-type and the three X-RateLimit-*, SERVED_HEADERS)
+ * and body are taken from one afp serve first (a `fixed` server,
  * load-servers.ts), which also reads and parses the request's body; the write's bare server keeps
  * the id and answers 201 (the `api` server). First the generator is shown to saturate the bare
  * server (one wrk thread against two). Then rounds, each on fresh servers in child processes, wrk
@@ -47,6 +48,11 @@ const KEYED_FUNDING = '1000000';
 const SETUP_TIMEOUT_MS = 10_000;
 /** An answer's body read for the bare server: at most this many characters. */
 const SAMPLE_CHARS_MAX = 64 * 1024;
+/**
+ * The headers afp serve writes itself on a judged endpoint, which the bare server repeats: the rest
+ * (Date, Connection, Keep-Alive, Content-Length) node:http writes for both alike.
+ */
+const SERVED_HEADERS = /^(content-type|x-ratelimit-[a-z]+)$/;
 
 export interface ServeRound {
   readonly bare: WrkRun;
@@ -96,11 +102,14 @@ async function call(
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = (await response.text()).slice(0, SAMPLE_CHARS_MAX);
-  return { status: response.status, body: text };
+  const served: Record<string, string> = {};
+  for (const [name, value] of response.headers) if (SERVED_HEADERS.test(name)) served[name] = value;
+  return { status: response.status, headers: served, body: text };
 }
 
 interface Answer {
   readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
 }
 
@@ -263,7 +272,7 @@ function bareKinds(answers: Partial<Record<ServeEndpoint, Answer>>): Record<Serv
     if (answer === undefined) throw new Error(`no sample answer for ${endpoint}`);
     if (answer.status >= 300)
       throw new Error(`afp serve answered ${endpoint} with ${answer.status}: ${answer.body.slice(0, 200)}`);
-    return { kind: 'fixed', status: answer.status, body: answer.body };
+    return { kind: 'fixed', status: answer.status, headers: answer.headers, body: answer.body };
   };
   return { read: fixed('read'), balance: fixed('balance'), bet: fixed('bet'), write: { kind: 'api' } };
 }

@@ -231,6 +231,28 @@ describe('the fixed bare server', () => {
       await server.close();
     }
   });
+  test("repeats afp serve's own headers (the rate limit's), in process and as a child", async () => {
+    const body = '{"won":true}';
+    const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '299', 'x-ratelimit-reset': '1795970816' };
+    for (const start of [
+      async () => startLoadServer({ kind: 'fixed', status: 200, headers, body }),
+      async () => {
+        const child = await serveInChild({ kind: 'fixed', status: 200, headers, body });
+        return { url: child.url, close: child.stop };
+      },
+    ]) {
+      const server = await start();
+      try {
+        const answer = await fetch(`${server.url}endpoint`);
+        expect(Object.fromEntries([...answer.headers].filter(([name]) => name.startsWith('x-ratelimit-')))).toEqual(
+          headers,
+        );
+        expect([answer.headers.get('content-type'), await answer.text()]).toEqual(['application/json', body]);
+      } finally {
+        await server.close();
+      }
+    }
+  });
 });
 
 describe('the bare API server', () => {
