@@ -19,8 +19,15 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 const ROOT = join(import.meta.dirname, '..', '..');
 const YEAR = join(DIR, 'quickstart-year.yaml');
 const PREVIOUS = join(DIR, 'previous.afprec');
-/** Long enough after the start for the run to be under way (the CLI loads in well under a second). */
+/**
+ * Long enough after the seed's line (printed once the CLI has loaded and read the scenario) for the
+ * run to be under way. Counted from that line, not from the spawn: at load 8 on a slow machine the
+ * CLI's loading alone took more than 4.5 s, and every try's signal came before the run listened.
+ */
 const MID_RUN_MS = 1_500;
+/** How long the CLI may take to print the seed's line. */
+const SEED_WAIT_MAX_MS = 60_000;
+const seedShown = (output: { readonly stdout: string }): boolean => output.stdout.includes('seed: ');
 /** How long a Ctrl-C'd run may take to begin writing its record, polled every POLL_MS. */
 const WRITE_WAIT_MAX_MS = 30_000;
 const POLL_MS = 2;
@@ -50,7 +57,7 @@ async function interruptedRun(name: string, signal: NodeJS.Signals): Promise<{ f
   for (let attempt = 1; ; attempt++) {
     copyFileSync(PREVIOUS, file);
     const stopped = await interruptCliChild(['run', YEAR, '--out', join(DIR, name), '--record', file, '--quiet'], {
-      ready: () => true,
+      ready: seedShown,
       afterMs: MID_RUN_MS * attempt,
       signal,
     });
@@ -79,8 +86,10 @@ async function writingAfterCtrlC(file: string): Promise<{ child: ChildProcess; c
   for (let attempt = 1; ; attempt++) {
     copyFileSync(PREVIOUS, file);
     const child = spawn(process.execPath, [CLI_MAIN, 'run', YEAR, '--out', join(DIR, 'cut-write'), '--record', file], {
-      stdio: ['ignore', 'ignore', 'ignore'],
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
+    const output = { stdout: '' };
+    child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString('utf8')));
     let ended = false;
     const closed = new Promise<string | null>((resolve) =>
       child.on('close', (_code, signal) => {
@@ -88,6 +97,7 @@ async function writingAfterCtrlC(file: string): Promise<{ child: ChildProcess; c
         resolve(signal);
       }),
     );
+    for (let waited = 0; !seedShown(output) && !ended && waited < SEED_WAIT_MAX_MS; waited += 50) await sleep(50);
     await sleep(MID_RUN_MS * attempt);
     child.kill('SIGINT');
     const writing = (): boolean =>
