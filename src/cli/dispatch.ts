@@ -12,7 +12,7 @@
  * written, OutputWriteError, is invalid input naming the path) ends with its code, named by the
  * command, for a command that does not end through json-output.ts (which does the same).
  */
-import { readAfpVersion } from '../live/report/afp-version.ts';
+import { readAfpVersion } from '../report/afp-version.ts';
 import { commandName, groupHelpText, helpText, rootHelpText, type CommandDefinition } from './command-definition.ts';
 import { nearestFlag } from './args.ts';
 import { COMMANDS, type CommandRow } from './command-modules.ts';

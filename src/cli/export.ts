@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../core/atomic-file.ts';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { PARALLELISM_MAX } from '../export/k6/k6-parallelism.ts';
-import { readAfpVersion } from '../live/report/afp-version.ts';
+import { readAfpVersion } from '../report/afp-version.ts';
 import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { parseUrlRun, urlCredentials } from './url-flags.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { readAfpVersion } from '../../src/live/report/afp-version.ts';
+import { readAfpVersion } from '../../src/report/afp-version.ts';
 import { LoadRecorder, mergeSnapshots, type LoadSnapshot } from '../../src/load/load-recorder.ts';
 import { distributionPoints, loadCharts, TIME_POINTS_MAX } from '../../src/load/report/load-charts.ts';
 import { renderLatencyCsv, renderTimeseriesCsv } from '../../src/load/report/load-csv.ts';

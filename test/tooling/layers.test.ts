@@ -261,11 +261,9 @@ describe('the folder faces (issue 72 part 3)', () => {
   test('files inside a folder import each other directly, and a light door is open to all', async () => {
     const run = await cruise(
       tree({
-        'src/live/report/afp-version.ts': "export const AFP_VERSION = '0';\n",
-        'src/live/report/findings-json.ts':
-          "import { AFP_VERSION } from './afp-version.ts';\nexport const json = AFP_VERSION;\n",
-        'src/cli/dispatch.ts':
-          "import { AFP_VERSION } from '../live/report/afp-version.ts';\nexport const version = AFP_VERSION;\n",
+        'src/live/report/fail-on.ts': "export const FAIL_ON = 'major';\n",
+        'src/live/report/findings-json.ts': "import { FAIL_ON } from './fail-on.ts';\nexport const json = FAIL_ON;\n",
+        'src/cli/dispatch.ts': "import { FAIL_ON } from '../live/report/fail-on.ts';\nexport const failOn = FAIL_ON;\n",
       }),
     );
     expect(run.output).toContain('no dependency violations found');

@@ -1,10 +1,10 @@
 /**
  * Writes a load run's reports into one directory (created if needed) and returns their paths in
  * LOAD_REPORT_FILES order: summary.json, latency.csv, timeseries.csv, load.junit.xml, load.html
- * (the findings reports' writer, live/report/write-report-files.ts, writes them, with afp's
+ * (the report kit's writer, src/report/write-report-files.ts, shared with the findings reports, writes them, with afp's
  * version filled in).
  */
-import { writeReportFiles } from '../../live/report/write-report-files.ts';
+import { writeReportFiles } from '../../report/write-report-files.ts';
 import { renderLatencyCsv, renderTimeseriesCsv } from './load-csv.ts';
 import { renderLoadHtml } from './load-html.ts';
 import { renderLoadJunit } from './load-junit.ts';

@@ -12,7 +12,7 @@ import { renderFindingsHtml } from '../../../src/live/report/findings-html.ts';
 import { renderFindingsJson } from '../../../src/live/report/findings-json.ts';
 import { renderFindingsJunit } from '../../../src/live/report/findings-junit.ts';
 import type { FindingsReport } from '../../../src/live/report/findings-report.ts';
-import { readAfpVersion } from '../../../src/live/report/afp-version.ts';
+import { readAfpVersion } from '../../../src/report/afp-version.ts';
 import { writeFindingsReports } from '../../../src/live/report/write-findings.ts';
 import { HOSTILE, sampleReport } from './fixture.ts';
 

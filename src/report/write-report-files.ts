@@ -6,11 +6,11 @@
  * package.json (afp-version.ts), when there is one. A file that cannot be written is an
  * OutputWriteError naming it (the commands end it as invalid input, exit 2).
  */
-import { writeFileAtomic } from '../../core/atomic-file.ts';
+import { writeFileAtomic } from '../core/atomic-file.ts';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAfpVersion } from './afp-version.ts';
-import { writingToAsync } from '../../core/output-write-error.ts';
+import { writingToAsync } from '../core/output-write-error.ts';
 
 /** A report that names the afp that wrote it (absent: filled in when written). */
 export interface VersionedReport {
