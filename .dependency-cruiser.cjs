@@ -152,7 +152,6 @@ const LIGHT_DOORS = [
   'src/audit/fairness/scheme.ts',
   'src/audit/live/fairness-limits.ts',
   'src/check/check-options.ts',
-  'src/live/deadline.ts',
   'src/live/probe/plain-server.ts',
   'src/live/probe/probe-input.ts',
   'src/live/probe/probe-report.ts',

@@ -3,7 +3,7 @@
 // are its internals, which no file outside src/live/ imports (.dependency-cruiser.cjs FACES, rule
 // face-live); a reader finds the public part here, by concern. A few small files are imported
 // directly as light doors, so a command's first step stays cheap (LIGHT_DOORS): report/fail-on.ts,
-// report/findings-csv.ts, deadline.ts, resolve-target.ts and
+// report/findings-csv.ts, resolve-target.ts and
 // probe/{plain-server,probe-input,probe-report,probe-url,target-text}.ts. A command's import()
 // names the module it loads (probe/probe-target.ts).
 // The target-file reader (target-file.ts: zod, yaml and the scenario readers, some 190 modules) is

@@ -50,7 +50,7 @@ import {
 import type { Severity } from '../live.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
-import { MAX_SECONDS_LIMIT } from '../live/deadline.ts';
+import { MAX_SECONDS_LIMIT } from '../core/deadline.ts';
 import { ratioToNumber } from '../core/ratio.ts';
 import { percentText } from '../report/html/report-format.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';

@@ -81,7 +81,7 @@ async function checkThroughDialectRuns(
     // A check through dialects loads their code here (an in-process check's start pays for none of it).
     const [{ checkThroughDialect }, { Deadline }, { waitClockOf }] = await Promise.all([
       import('./check-dialect.ts'),
-      import('../live/deadline.ts'),
+      import('../core/deadline.ts'),
       import('../live/remote-serve-clock.ts'),
     ]);
     // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.

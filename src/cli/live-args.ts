@@ -3,7 +3,7 @@
  * checked with light imports: live-command.ts (which re-exports this) resolves the target and runs
  * the audit, and a misspelt flag should not pay for loading them.
  */
-import { MAX_SECONDS_LIMIT } from '../live/deadline.ts';
+import { MAX_SECONDS_LIMIT } from '../core/deadline.ts';
 import { targetUrlError } from '../client/target.ts';
 import { parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';

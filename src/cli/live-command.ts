@@ -15,7 +15,7 @@
  */
 import { armTargetBudget, budgetLine, windUpGraceSeconds } from './target-budget.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { Deadline } from '../live/deadline.ts';
+import { Deadline } from '../core/deadline.ts';
 import {
   deviationFinding,
   gatewayFinding,

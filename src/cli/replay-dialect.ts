@@ -10,7 +10,7 @@
  * finding reaches --fail-on, else 0.
  */
 import type { RecordFields } from './json-output.ts';
-import { Deadline, MAX_SECONDS_LIMIT } from '../live/deadline.ts';
+import { Deadline, MAX_SECONDS_LIMIT } from '../core/deadline.ts';
 import {
   deviationFinding,
   gatewayFinding,

@@ -16,7 +16,7 @@
  * `timeoutMs` each.
  */
 import type { Mount, MountUrls } from '../client/transport.ts';
-import type { Deadline } from '../live/deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import type { ServiceName } from '../platform/platform.ts';

@@ -16,7 +16,7 @@
  * that need fewer accounts, and the others are skipped with that reason.
  * Non-goals: choosing amounts per case (every account is funded with `fundMicro`).
  */
-import type { Deadline } from './deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import { FAUCET_CLAIM_LIMIT } from './documented-rules.ts';

@@ -22,7 +22,7 @@
  * cannot be worked with; never 1, which says afp has a bug.
  */
 import { execFile } from 'node:child_process';
-import type { Deadline } from './deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatAmount } from '../core/live-amount.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';

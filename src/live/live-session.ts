@@ -32,7 +32,7 @@
  * Non-goals: retrying anything but a 429, a 503 with Retry-After or a GET met by a gateway; choosing
  * severities.
  */
-import type { Deadline } from './deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 import { announcedLimit } from './announced-limit.ts';
 import { RateLimitLog } from './rate-limit-log.ts';
 import type { WaitClock } from '../core/clock.ts';

@@ -6,7 +6,7 @@
  * agent's later want-of-funds differences are its consequences (replay-divergence.ts). Why a file
  * of its own: funding is the replay's own set-up, apart from sending and comparing exchanges.
  */
-import type { Deadline } from '../live/deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import {

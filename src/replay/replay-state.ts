@@ -16,7 +16,7 @@ import type {
   OperationResult,
   ReadOutcome,
 } from '../live.ts';
-import type { Deadline } from '../live/deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { Bindings } from './bindings.ts';
 import type { ResultDifference } from './operation-diff.ts';

@@ -10,7 +10,7 @@
  * answer. The live domain ids the target issued are kept by name (a deployed transfer names the id).
  * Limits: accounts at most ACCOUNTS_MAX per service (beyond, the exchange is not replayed, with why).
  */
-import type { Deadline } from '../live/deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import { openServiceAccount, sharedAccounts, type AccountService } from '../check.ts';

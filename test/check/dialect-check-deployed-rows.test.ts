@@ -8,7 +8,7 @@
 // shrunk to that one command (without the row, only a sequence that happens to register a held name
 // again in the same served instant sees it, in two commands).
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { openServiceAccount } from '../../src/check/dialect/service-accounts.ts';

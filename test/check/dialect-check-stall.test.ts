@@ -5,7 +5,7 @@
 // budget ended. Now a manual serve's own clock is the one waited on (src/live/remote-serve-clock.ts):
 // paces and 429 waits move it, so an 80-command check through the stand-in ends in seconds.
 import { describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import { SYSTEM_LIVE_CLOCK } from '../../src/cli/audit-io.ts';
 import { main as checkEnding } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';

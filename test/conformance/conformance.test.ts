@@ -17,7 +17,7 @@ import { HAPPY_CASES } from '../../src/conformance/happy-cases.ts';
 import { REJECTION_CASES } from '../../src/conformance/rejection-cases.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe } from '../../src/server/listeners.ts';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
 import { runTargetConformance, type SuiteCase } from '../../src/conformance/target-conformance.ts';

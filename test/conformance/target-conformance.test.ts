@@ -13,7 +13,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { conformanceChecks } from '../../src/conformance/conformance-checks.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { writeFindingsReports } from '../../src/live/report/write-findings.ts';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { CONFORMANCE_CASES } from '../../src/conformance/conformance-cases.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';

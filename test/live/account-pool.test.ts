@@ -5,7 +5,7 @@
 // serve registered them, and each is funded. (Comparing with a twin serve's ids depended on where
 // the fundings drew their deposit ids among the registrations, which is no part of the order.)
 import { describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { AccountPool } from '../../src/live/account-pool.ts';

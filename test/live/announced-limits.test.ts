@@ -9,7 +9,7 @@
 //   - a refusal below the announced limit of the operation but not of all calls to the target is
 //     info: the limit may be one bucket for several operations.
 import { afterAll, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';

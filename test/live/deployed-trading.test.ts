@@ -3,7 +3,7 @@
 // refusals keep the deployment's names, and `afp audit money`'s trading probes run (not skipped)
 // on a trading agent of their own, refused 400 insufficient_balance with the balance unchanged.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { fundLiveAccount, openLiveAccount } from '../../src/live/live-account.ts';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { fundingEnvironment, userPath } from '../../src/live/funding-environment.ts';

@@ -4,7 +4,7 @@
 // for FUNDING_STALL_MS of wall time, saying what arrived and what was needed. A real deployed-dialect
 // serve and a real funding command; the wall clock is a test clock whose sleeps pass at once.
 import { describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';

@@ -8,7 +8,7 @@
 // margin and liquidation price against the formulas, moves the manual clock until a position is
 // liquidated and sees `trading-liquidation-as-close` hand the margin back; elsewhere it does not measure.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { runMoneyProbes } from '../../src/audit/probes/money-probes.ts';

@@ -10,7 +10,7 @@
 // documents' style B (expires_in 1 s) is observed within the budget, the deployment's 1 h + 5 min
 // sweep and the 48 h window are skipped with the reason, before any escrow is created.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';

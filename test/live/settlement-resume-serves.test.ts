@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import { AdminClient } from '../../src/client/admin-client.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import type { WaitClock } from '../../src/core/clock.ts';

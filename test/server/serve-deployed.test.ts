@@ -9,7 +9,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
-import { Deadline } from '../../src/live/deadline.ts';
+import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';

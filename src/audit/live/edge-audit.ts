@@ -35,7 +35,7 @@
  * (edge-verify.ts) and the money check (edge-money.ts).
  */
 import type { BetInput } from '../../live.ts';
-import { runBounded } from '../../live/deadline.ts';
+import { runBounded } from '../../core/deadline.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 import { StakeBudget } from './stake-budget.ts';
 import { FirstAnswers } from './first-answers.ts';

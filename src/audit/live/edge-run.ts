@@ -12,7 +12,7 @@ import {
   type Refusal,
   endpointOf,
 } from '../../live.ts';
-import type { Deadline } from '../../live/deadline.ts';
+import type { Deadline } from '../../core/deadline.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';

@@ -19,7 +19,7 @@
  * list is still read (LiveSession.windUp) and what was audited is verified.
  * Limits: history pages ≤ maxBets + 1 (each must add a new id); variants compared ≤ VARIANTS_COMPARED_MAX.
  */
-import { runBounded, type Deadline } from '../../live/deadline.ts';
+import { runBounded, type Deadline } from '../../core/deadline.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { findGame } from '../../services/casino/games/index.ts';
 import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';

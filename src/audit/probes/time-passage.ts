@@ -6,7 +6,7 @@
  * Non-goals: moving a target's clock back (time-travel reverts are a user's tool, not an audit's).
  */
 import type { WaitClock } from '../../core/clock.ts';
-import type { Deadline } from '../../live/deadline.ts';
+import type { Deadline } from '../../core/deadline.ts';
 import { type LiveSession, RemoteServeClock } from '../../live.ts';
 import type { TimePassage } from './settlement-probes.ts';
 

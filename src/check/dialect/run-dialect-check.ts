@@ -17,7 +17,7 @@
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { checkProperty, splitPath, type CheckStop } from '../replay-path.ts';
-import type { Deadline } from '../../live/deadline.ts';
+import type { Deadline } from '../../core/deadline.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
 import { commandLine } from '../../core/shell-words.ts';

@@ -8,7 +8,7 @@
  * Non-goals: a service that shares the casino's accounts (the documents' one platform): no row
  * needs these accounts there, and they stay unopened with the reason.
  */
-import type { Deadline } from '../../live/deadline.ts';
+import type { Deadline } from '../../core/deadline.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { fundLiveAccount, type LiveSession } from '../../live.ts';

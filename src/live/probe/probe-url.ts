@@ -14,7 +14,7 @@
  * Non-goals: deciding anything (classify.ts).
  */
 import { adminHeaders, adminTokenFromEnvironment } from '../../http/admin-token.ts';
-import { runBounded } from '../deadline.ts';
+import { runBounded } from '../../core/deadline.ts';
 import { httpTransport } from '../../client/http-transport.ts';
 import { currentAnswerBytesMax } from '../../client/answer-limits.ts';
 import { announcedLimit, type AnnouncedLimit } from '../announced-limit.ts';

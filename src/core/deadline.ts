@@ -1,12 +1,14 @@
 /**
- * What the live commands share: the clock they wait with, the time limit (Deadline), and a
- * bounded pool of concurrent calls.
+ * What every command that talks to a target shares (live, the audits, check, replay, the
+ * conformance suite): the time limit of a run (Deadline, `--max-seconds`) and a bounded pool of
+ * concurrent calls. Why in core: it knows nothing of targets, only a clock, and each of those
+ * floors, the CLI among them before a command's flags pass, uses it.
  *
- * Time and waiting come in through a WaitClock (src/core/clock.ts; the CLI passes the real one:
- * src/live is not a door for wall time). Talking to a target, waiting out rate limits included, is LiveSession's
- * (src/live/live-session.ts).
+ * Time and waiting come in through a WaitClock (clock.ts; the CLI passes the real one: no floor
+ * below the CLI is a door for wall time). Talking to a target, waiting out rate limits included, is
+ * LiveSession's (src/live/live-session.ts).
  */
-import type { WaitClock } from '../core/clock.ts';
+import type { WaitClock } from './clock.ts';
 
 export const MAX_SECONDS_LIMIT = 86_400;
 
