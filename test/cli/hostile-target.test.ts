@@ -165,6 +165,20 @@ const CAUSES: Readonly<Record<string, RegExp>> = {
   'html-page': /not JSON|non-JSON|unreadable|no service|text\/html/,
 };
 const LOAD_CAUSE = /\b\d{3}×\d+|no answer within|answered none|closed|malformed|longer than/;
+/**
+ * The budget's own line, which names the calls still under way. A run may end on it instead of its
+ * mode's cause when the machine is too loaded to get there within the budget (a fresh clone's suite
+ * at load 8 on a slow 2-core machine: `target probe` against redirect-loop spent its 5 s before any
+ * call had followed its 5 redirects). Still bounded and still named; the limits themselves have
+ * their own tests (test/client/redirect-policy.test.ts, the body limits'), and each mode must name
+ * its own cause in at least one command (the last test).
+ */
+const BUDGET_SPENT = /the time budget of \d+ s .* is spent/;
+
+/** The cause a command's run against a mode must name (BUDGET_SPENT aside). */
+function causeOf(mode: string, command: Command): RegExp {
+  return command.name === 'load' ? LOAD_CAUSE : (CAUSES[mode] ?? /^$/);
+}
 
 const work = mkdtempSync(join(tmpdir(), 'afp-hostile-'));
 let server: HostileServer;
@@ -220,7 +234,8 @@ describe.skipIf(!linux)('afp against a hostile target', () => {
         expect(run.peakMib, shown).toBeGreaterThan(0);
         expect(run.peakMib, shown).toBeLessThan(PEAK_MIB_MAX);
         expect(run.wallMs, shown).toBeLessThan((command.stopS + WIND_DOWN_S) * 1_000);
-        expect(output, shown).toMatch(command.name === 'load' ? LOAD_CAUSE : (CAUSES[mode] ?? /^$/));
+        const cause = causeOf(mode, command);
+        expect(output, shown).toMatch(new RegExp(`${cause.source}|${BUDGET_SPENT.source}`, cause.flags));
       });
 
   test('an answer past a limit is a finding in the report, with the limit as its evidence', () => {
@@ -251,6 +266,14 @@ describe.skipIf(!linux)('afp against a hostile target', () => {
     expect(server.elsewhereHits()).toBe(0);
     expect(Object.keys(CAUSES).sort()).toEqual([...HOSTILE_MODES].sort());
     expect(HOSTILE_MODES.length).toBeGreaterThanOrEqual(20);
+    // Each mode's own cause is named by at least one command, however loaded the machine.
+    const unnamed = HOSTILE_MODES.filter((mode) =>
+      COMMANDS.every((command) => {
+        const run = results.get(key(mode, command.name));
+        return run === undefined || !causeOf(mode, command).test(`${run.stderr}\n${run.stdout}`);
+      }),
+    );
+    expect(unnamed).toEqual([]);
     // The figures, one line per mode: the highest peak and the longest wall over its commands.
     const lines = HOSTILE_MODES.map((mode) => {
       const runs = COMMANDS.map((command) => results.get(key(mode, command.name)));
