@@ -322,7 +322,7 @@ function toEdgeRequest(
   bytes: BodyBytes,
   maxBodyBytes: number,
 ): EdgeRequest {
-  const headers = lowerCaseHeaders(request);
+  const headers = requestHeaders(request);
   const url = request.url ?? '/';
   const questionAt = url.indexOf('?');
   const path = questionAt < 0 ? url : url.slice(0, questionAt);
@@ -424,7 +424,7 @@ async function serveRaw(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const headers = lowerCaseHeaders(request);
+  const headers = requestHeaders(request);
   const peer = request.socket.remoteAddress;
   const ip = originatingIp({ peer, forwardedFor: headers['x-forwarded-for'], trusted: options.trustedProxies });
   passForwarded(headers, ip, forwardsFor(peer, options.trustedProxies));
@@ -444,7 +444,7 @@ function rawHandlerFor(rawPaths: Readonly<Record<string, RawHandler>>, url: stri
  * edge may rewrite (passForwarded). node:http already lower-cases the names; a for-in over them
  * allocates nothing per header (Object.entries made an array per header: about 650 bytes a bet).
  */
-function lowerCaseHeaders(request: IncomingMessage): Record<string, string> {
+function requestHeaders(request: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   const sent = request.headers;
   for (const name in sent) {
