@@ -118,7 +118,7 @@ function verdict(
     services: [{ service: 'casino', dialect: 'deployed', votes: { deployed: evidence } }],
     endpoints: [],
     ruledOut: [],
-    server: { software: null, answered: 1, probed: 1, statuses: [], mediaTypes: [], jsonBodies: 0 },
+    server: { software: null, answered: 1, probed: 1, statuses: [], mediaTypes: [], jsonBodies: 0, unreadBodies: 0 },
   };
 }
 

@@ -389,6 +389,19 @@ describe('when nothing is recognized', () => {
     expect(run.stderr).toContain(`afp load ${plain}/ --rate 100/s --duration 10s`);
   });
 
+  test('bodies past the limits are named: in the table (which limit) and in the server line (how many)', async () => {
+    // 300 kB of JSON on every path: over the 256 KiB a marker's answer is read to, within the 4 MiB of the documents'.
+    const big = await fixture(() => ({ status: 200, body: { pad: 'x'.repeat(300_000) } }));
+    const run = await probeInProcess([big]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/GET \/api\/v1\/games +200 +not read: body over 262144 bytes\n/);
+    expect(run.stderr).toMatch(/GET \/openapi\.json +200 *\n/);
+    const unread = probePaths().length - 2; // all but /_afp/mounts and /openapi.json, the documents read whole
+    expect(run.stderr).toContain(
+      `· 2 JSON bodies · ${unread} bodies not read (past afp's limits; the table says which)`,
+    );
+  });
+
   test('a rate-limited server: the 429s are counted in a note, not taken for evidence', async () => {
     const limited = await fixture(() => ({
       status: 429,

@@ -270,6 +270,7 @@ export function classifyUrl(probe: UrlProbe): UrlVerdict {
   for (const observation of probe.observations) {
     const evidence: string[] = [];
     if (observation.status === null) evidence.push(`no answer: ${observation.problem ?? 'unknown'}`);
+    else if (observation.problem !== undefined) evidence.push(`not read: ${observation.problem}`);
     if (observation.path === MOUNTS_PATH && observation.status === 200) {
       const announced = announcedMounts(observation.json);
       if (Object.keys(announced).length > 0) {

@@ -17,6 +17,8 @@ export interface ServerDescription {
   /** Media types seen (parameters dropped), sorted. */
   readonly mediaTypes: readonly string[];
   readonly jsonBodies: number;
+  /** Answers whose body afp did not read: over its size limit, nested too deep, too many values. */
+  readonly unreadBodies: number;
 }
 
 export function describeServer(observations: readonly Observation[]): ServerDescription {
@@ -24,6 +26,7 @@ export function describeServer(observations: readonly Observation[]): ServerDesc
   const mediaTypes = new Set<string>();
   let software: string | null = null;
   let jsonBodies = 0;
+  let unreadBodies = 0;
   for (const observation of observations) {
     if (observation.status === null) continue;
     statuses.set(observation.status, (statuses.get(observation.status) ?? 0) + 1);
@@ -31,6 +34,7 @@ export function describeServer(observations: readonly Observation[]): ServerDesc
     const mediaType = observation.contentType?.split(';')[0]?.trim().toLowerCase();
     if (mediaType !== undefined && mediaType !== '') mediaTypes.add(mediaType);
     if (observation.json !== undefined) jsonBodies += 1;
+    if (observation.problem !== undefined) unreadBodies += 1;
   }
   return {
     software,
@@ -39,10 +43,14 @@ export function describeServer(observations: readonly Observation[]): ServerDesc
     statuses: [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`),
     mediaTypes: [...mediaTypes].sort(),
     jsonBodies,
+    unreadBodies,
   };
 }
 
-/** "server nginx/1.22.1 · 51 of 51 probed paths answered (200×51) · text/html · no JSON body". */
+/**
+ * "server nginx/1.22.1 · 51 of 51 probed paths answered (200×51) · text/html · no JSON body", and
+ * how many bodies were past afp's limits when any were.
+ */
 export function serverLine(description: ServerDescription): string {
   const parts = [
     `server ${description.software ?? '(no Server header)'}`,
@@ -50,5 +58,7 @@ export function serverLine(description: ServerDescription): string {
     description.mediaTypes.length === 0 ? 'no media type' : description.mediaTypes.join(', '),
     description.jsonBodies === 0 ? 'no JSON body' : `${description.jsonBodies} JSON bodies`,
   ];
+  if (description.unreadBodies > 0)
+    parts.push(`${description.unreadBodies} bodies not read (past afp's limits; the table says which)`);
   return parts.join(' · ');
 }
