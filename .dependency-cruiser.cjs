@@ -157,8 +157,6 @@ const LIGHT_DOORS = [
   'src/live/probe/probe-report.ts',
   'src/live/probe/probe-url.ts',
   'src/live/probe/target-text.ts',
-  'src/live/report/fail-on.ts',
-  'src/live/report/findings-csv.ts',
   'src/live/resolve-target.ts',
   'src/load/metrics/out-flags.ts',
   'src/load/scenario-profile.ts',

@@ -100,6 +100,9 @@ export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult 
 export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
 export type { Target } from './live.ts';
 export { resolveTarget, type ResolveResult } from './live/resolve-target.ts';
-export { SEVERITIES, type Finding, type Severity, type FindingsReport } from './live.ts';
-export { renderFindingsJson, renderFindingsHtml, renderFindingsJunit } from './live.ts';
-export { renderFindingsCsv } from './live/report/findings-csv.ts';
+export { SEVERITIES, type Finding, type Severity } from './report/findings/finding.ts';
+export type { FindingsReport } from './report/findings/findings-report.ts';
+export { renderFindingsJson } from './report/findings/findings-json.ts';
+export { renderFindingsHtml } from './report/findings/findings-html.ts';
+export { renderFindingsJunit } from './report/findings/findings-junit.ts';
+export { renderFindingsCsv } from './report/findings/findings-csv.ts';

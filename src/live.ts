@@ -1,10 +1,10 @@
 // The face of src/live/: what the rest of afp uses of a live target (target files, sessions and
-// accounts on a real deployment, findings and their reports). Why a face: the folder's other files
+// accounts on a real deployment, the findings they raise). Findings and their reports are the report
+// kit's (src/report/findings/). Why a face: the folder's other files
 // are its internals, which no file outside src/live/ imports (.dependency-cruiser.cjs FACES, rule
 // face-live); a reader finds the public part here, by concern. A few small files are imported
-// directly as light doors, so a command's first step stays cheap (LIGHT_DOORS): report/fail-on.ts,
-// report/findings-csv.ts, resolve-target.ts and
-// probe/{plain-server,probe-input,probe-report,probe-url,target-text}.ts. A command's import()
+// directly as light doors, so a command's first step stays cheap (LIGHT_DOORS): resolve-target.ts
+// and probe/{plain-server,probe-input,probe-report,probe-url,target-text}.ts. A command's import()
 // names the module it loads (probe/probe-target.ts).
 // The target-file reader (target-file.ts: zod, yaml and the scenario readers, some 190 modules) is
 // a door apart (APART_DOORS), not re-exported here: a command given a URL never reads a file, and
@@ -53,7 +53,6 @@ export { betCredit, type BetCredit } from './live/bet-credit.ts';
 export { refusalWords } from './live/refusal-text.ts';
 
 // Findings, and the documented rules they are judged against
-export { type Finding, type FindingInput, FindingsCollector, SEVERITIES, type Severity } from './live/finding.ts';
 export {
   type EvidenceDefaults,
   type FindingSink,
@@ -85,10 +84,4 @@ export {
 } from './live/stated-minimum.ts';
 
 // Findings reports (HTML, JSON, CSV, JUnit) and their verdict lines
-export type { FindingsReport, ReportCheck, ReportFailure, ReportTable } from './live/report/findings-report.ts';
-export { infoLines, verdictLines } from './live/report/findings-verdict.ts';
-export { renderFindingsHtml } from './live/report/findings-html.ts';
-export { renderFindingsJson } from './live/report/findings-json.ts';
-export { renderFindingsJunit } from './live/report/findings-junit.ts';
-export { curlOf } from './live/report/curl.ts';
-export { writeFindingsReports } from './live/report/write-findings.ts';
+export { curlOf } from './live/curl.ts';

@@ -3,7 +3,7 @@
  * with light imports: audit.ts loads the audit, the schemes and the target files only once they pass.
  */
 import { FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX } from '../audit/live/fairness-limits.ts';
-import type { Severity } from '../live.ts';
+import type { Severity } from '../report/findings/finding.ts';
 import { stringFlag } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX } from './audit-limits.ts';

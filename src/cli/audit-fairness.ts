@@ -30,7 +30,8 @@ import {
 } from '../audit.ts';
 import { runReplayProbes, type ReplayProbeResult, unansweredLine } from '../audit/probes.ts';
 import { schemeByName } from '../audit/maths.ts';
-import { curlOf, type ReportCheck, type ReportFailure } from '../live.ts';
+import { curlOf } from '../live.ts';
+import type { ReportCheck, ReportFailure } from '../report/findings/findings-report.ts';
 import { commandLine } from '../core/shell-words.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';

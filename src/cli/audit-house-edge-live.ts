@@ -14,7 +14,9 @@
  * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
-import { curlOf, type FindingsCollector, type ReportCheck, type ReportFailure } from '../live.ts';
+import { curlOf } from '../live.ts';
+import type { FindingsCollector } from '../report/findings/finding.ts';
+import type { ReportCheck, ReportFailure } from '../report/findings/findings-report.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import {

@@ -47,8 +47,8 @@ import {
   renderEdgeTable,
   LIVE_BETS_MAX,
 } from '../audit.ts';
-import type { Severity } from '../live.ts';
-import { parseFailOn } from '../live/report/fail-on.ts';
+import type { Severity } from '../report/findings/finding.ts';
+import { parseFailOn } from '../report/findings/fail-on.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import { MAX_SECONDS_LIMIT } from '../core/deadline.ts';
 import { ratioToNumber } from '../core/ratio.ts';

@@ -2,7 +2,7 @@
  * The flags of `afp audit money` (audit-money.ts, which re-exports this), parsed and checked with
  * light imports: audit.ts loads the probes, the dialects and the target files only once they pass.
  */
-import type { Severity } from '../live.ts';
+import type { Severity } from '../report/findings/finding.ts';
 import { stringFlag } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
 import { usageLine } from './command-definition.ts';

@@ -7,7 +7,8 @@
  * another account, 3 a finding at --fail-on, 4 an escrow not yet due (run again then) or a target
  * that does not answer.
  */
-import { curlOf, RemoteServeClock, type FindingsCollector, type LiveSession, openLiveAccount } from '../live.ts';
+import { curlOf, RemoteServeClock, type LiveSession, openLiveAccount } from '../live.ts';
+import type { FindingsCollector } from '../report/findings/finding.ts';
 import { shellWord } from '../core/shell-words.ts';
 import {
   readResumeFile,

@@ -20,8 +20,9 @@ import {
   type DialectCheckResult,
   failureEnding,
 } from '../check.ts';
-import { SEVERITIES, type Finding, curlOf } from '../live.ts';
-import { findingsEnding, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { curlOf } from '../live.ts';
+import { SEVERITIES, type Finding } from '../report/findings/finding.ts';
+import { findingsEnding, reachesFailOn, type FailOn } from '../report/findings/fail-on.ts';
 import { checkRecordFields, formatOutcome, type FailingFindings } from './check-outcome.ts';
 import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';

@@ -8,8 +8,10 @@
  * reports' verdict (findings-verdict.ts), with its reproduce command and request, whatever the findings.
  */
 import type { CheckResult } from '../check.ts';
-import { type Finding, type ReportCheck, type ReportFailure, writeFindingsReports } from '../live.ts';
-import type { FailOn } from '../live/report/fail-on.ts';
+import type { Finding } from '../report/findings/finding.ts';
+import type { ReportCheck, ReportFailure } from '../report/findings/findings-report.ts';
+import { writeFindingsReports } from '../report/findings/write-findings.ts';
+import type { FailOn } from '../report/findings/fail-on.ts';
 import { failureCurl } from './check-outcome.ts';
 
 /** The report's checks: the sequences as one check, and one skipped check per command left out. */

@@ -7,7 +7,7 @@
  */
 import type { CheckResult, CheckStop } from '../check.ts';
 import { MAX_COMMANDS } from '../check/check-options.ts';
-import { DEFAULT_FAIL_ON } from '../live/report/fail-on.ts';
+import { DEFAULT_FAIL_ON } from '../report/findings/fail-on.ts';
 import type { Target } from '../live.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkRecordFields, formatOutcome } from './check-outcome.ts';
@@ -16,7 +16,7 @@ import type { Progress } from './progress.ts';
 import type { InterruptIo } from './process-interrupt.ts';
 import type { Clock } from '../core/clock.ts';
 import type { CheckOptions } from '../check/check-options.ts';
-import type { FailOn } from '../live/report/fail-on.ts';
+import type { FailOn } from '../report/findings/fail-on.ts';
 import { crashed, type Ending, invalidInput, PASSED, unlessUnfinished, unsettled } from '../core/command-failure.ts';
 
 /** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */

@@ -35,7 +35,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { targetUrlError } from '../client/target.ts';
 import { SystemClock } from '../core/clock.ts';
 import { checkOptionErrors, MAX_COMMANDS, RUNS_DEFAULT } from '../check/check-options.ts';
-import { parseFailOn } from '../live/report/fail-on.ts';
+import { parseFailOn } from '../report/findings/fail-on.ts';
 import type { ResolveResult } from '../live/resolve-target.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';

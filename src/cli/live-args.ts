@@ -5,7 +5,7 @@
  */
 import { MAX_SECONDS_LIMIT } from '../core/deadline.ts';
 import { targetUrlError } from '../client/target.ts';
-import { parseFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { parseFailOn, type FailOn } from '../report/findings/fail-on.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT } from './audit-limits.ts';

@@ -19,8 +19,6 @@ import { Deadline } from '../core/deadline.ts';
 import {
   deviationFinding,
   gatewayFinding,
-  FindingsCollector,
-  SEVERITIES,
   openLiveAccount,
   type LiveAccount,
   LiveSession,
@@ -28,17 +26,15 @@ import {
   announcedText,
   rateLimitFinding,
   summaryOf,
-  infoLines,
-  verdictLines,
-  writeFindingsReports,
-  type ReportCheck,
-  type ReportFailure,
-  type ReportTable,
   type Target,
   RemoteServeClock,
   waitClockOf,
 } from '../live.ts';
-import { findingsEnding, type FailOn } from '../live/report/fail-on.ts';
+import { FindingsCollector, SEVERITIES } from '../report/findings/finding.ts';
+import { infoLines, verdictLines } from '../report/findings/findings-verdict.ts';
+import { writeFindingsReports } from '../report/findings/write-findings.ts';
+import type { ReportCheck, ReportFailure, ReportTable } from '../report/findings/findings-report.ts';
+import { findingsEnding, type FailOn } from '../report/findings/fail-on.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Micro } from '../core/money.ts';
 import type { AuditIo } from './audit-io.ts';

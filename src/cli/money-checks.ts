@@ -3,7 +3,7 @@
  * own: the audit's run and its resumed run (audit-money-resume.ts) write the same checks.
  */
 import type { ProbeResult } from '../audit/probes.ts';
-import type { ReportCheck } from '../live.ts';
+import type { ReportCheck } from '../report/findings/findings-report.ts';
 
 export /** One check per probe: skipped, a finding, or a pass. */
 function checksOfProbes(results: readonly ProbeResult[]): ReportCheck[] {

@@ -11,18 +11,11 @@
  */
 import type { RecordFields } from './json-output.ts';
 import { Deadline, MAX_SECONDS_LIMIT } from '../core/deadline.ts';
-import {
-  deviationFinding,
-  gatewayFinding,
-  FindingsCollector,
-  type Finding,
-  LiveSession,
-  curlOf,
-  writeFindingsReports,
-  type ReportCheck,
-  type Target,
-} from '../live.ts';
-import { findingsEnding, type FailOn } from '../live/report/fail-on.ts';
+import { deviationFinding, gatewayFinding, LiveSession, curlOf, type Target } from '../live.ts';
+import { FindingsCollector, type Finding } from '../report/findings/finding.ts';
+import { writeFindingsReports } from '../report/findings/write-findings.ts';
+import type { ReportCheck } from '../report/findings/findings-report.ts';
+import { findingsEnding, type FailOn } from '../report/findings/fail-on.ts';
 import { OperationReplay, type OperationReplayTotals } from '../replay/operation-replay.ts';
 import { secretFreeCurl } from '../replay/replay-exchange-parts.ts';
 import { recordedDepositsOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';

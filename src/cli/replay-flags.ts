@@ -10,7 +10,7 @@ import { parseSpeed, type Speed } from '../replay/pacing.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../report/findings/fail-on.ts';
 import { commandLine } from '../core/shell-words.ts';
 
 export const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -1,11 +1,11 @@
 /**
- * Conformance results as the findings report's checks (src/live/report/): one check per case, in
+ * Conformance results as the findings report's checks (src/report/findings/): one check per case, in
  * the suite's order — one JUnit test case each. The group names the kind of case (the documents'
  * rejections and scripts, or the operations through the target's dialects); the detail says why a
  * case failed or was skipped. A case's findings are named by id; the report holds the findings.
  */
 import { assert } from '../core/assert.ts';
-import type { ReportCheck } from '../live.ts';
+import type { ReportCheck } from '../report/findings/findings-report.ts';
 import type { CaseResult } from './conformance-case.ts';
 import type { SuiteCase } from './target-conformance.ts';
 

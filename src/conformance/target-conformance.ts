@@ -26,8 +26,6 @@ import {
   gatewayFinding,
   judge,
   type RuleName,
-  FindingsCollector,
-  type FindingInput,
   type LiveAccount,
   LiveSession,
   type CallOutcome,
@@ -36,6 +34,7 @@ import {
   type DialectName,
   type Target,
 } from '../live.ts';
+import { FindingsCollector, type FindingInput } from '../report/findings/finding.ts';
 import { SetupError, type CaseResult, type ConformanceCase, type ConformanceTarget } from './conformance-case.ts';
 import { runCase } from './conformance-runner.ts';
 import { CONFORMANCE_TIMEOUT_MS, servedConformanceTarget } from './conformance-target.ts';

@@ -11,7 +11,7 @@
  * per operation and status, since the page is no answer of the API's to read a shape from.
  */
 import type { JsonValue } from '../core/errors.ts';
-import type { FindingInput, Severity } from './finding.ts';
+import type { FindingInput, Severity } from '../report/findings/finding.ts';
 import { gatewayFate } from './gateway-answer.ts';
 import type { CallDeviation, GatewayMeeting, SentRequest } from './live-session.ts';
 

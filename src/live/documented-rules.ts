@@ -14,7 +14,7 @@
  * Non-goals: reading the wire (the dialects), the model's arithmetic (the checks).
  */
 import type { Micro } from '../core/money.ts';
-import type { FindingInput } from './finding.ts';
+import type { FindingInput } from '../report/findings/finding.ts';
 import type { Refusal } from './operations.ts';
 import type { DialectName } from './target.ts';
 import RULES from './documented-rules.json' with { type: 'json' };

@@ -8,7 +8,7 @@
  * Invariants: what a finding states itself is kept (only absent fields are filled); the note is
  * added only where the curl is filled in, so a finding's curl is always the one its evidence names.
  */
-import type { FindingInput, FindingsCollector } from './finding.ts';
+import type { FindingInput, FindingsCollector } from '../report/findings/finding.ts';
 
 /** Where findings go: a collector, or a view of one (withEvidence). */
 export type FindingSink = Pick<FindingsCollector, 'add'>;

@@ -25,7 +25,7 @@
  * the user wrote).
  */
 import { announcedText, type AnnouncedLimit } from './announced-limit.ts';
-import type { FindingInput } from './finding.ts';
+import type { FindingInput } from '../report/findings/finding.ts';
 import type { SentRequest } from './live-session.ts';
 import { PER_MINUTE_WINDOW_MS, type RateLimitMeeting } from './rate-limit-log.ts';
 import type { PaceLimit } from './target.ts';

@@ -22,7 +22,7 @@ import { formatDecimal, type Micro } from '../core/money.ts';
 import { deployedMinimumMicro, PUBLISHED_DEPLOYED_RULES } from '../services/casino/deployed/deployed-casino-rules.ts';
 import { findGame } from '../services/casino/games/index.ts';
 import { WIDE_BET_RANGE } from '../services/casino/games/game-terms.ts';
-import type { FindingInput } from './finding.ts';
+import type { FindingInput } from '../report/findings/finding.ts';
 import type { Refusal } from './operations.ts';
 import { amountMicroOf, refusalNamed, soleNumberInMessage, statedField } from './stated-amount.ts';
 import type { DialectName } from './target.ts';

@@ -16,7 +16,7 @@
  * (skippedDoorFindings) for a replay through a dialect.
  */
 import type { RecordedExchange } from './record-format.ts';
-import type { FindingInput } from '../live.ts';
+import type { FindingInput } from '../report/findings/finding.ts';
 
 const DECODE_ROUNDS = 3;
 /** Request headers a record may carry that name an origin: dropped before sending. */

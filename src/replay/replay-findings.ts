@@ -5,7 +5,8 @@
  * documents explain it (then info, with the explanation in its title), with a curl line to
  * reproduce it. Split out of operation-replay.ts: the loop decides what differs, this says it.
  */
-import type { FindingInput, FindingsCollector, SentRequest, OperationName } from '../live.ts';
+import type { SentRequest, OperationName } from '../live.ts';
+import type { FindingInput, FindingsCollector } from '../report/findings/finding.ts';
 import type { ResultDifference } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';
 import { clip, explanation, findingSuffix } from './replay-exchange-parts.ts';

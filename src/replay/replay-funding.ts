@@ -10,7 +10,6 @@ import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import {
-  type FindingsCollector,
   fundLiveAccount,
   type LiveSession,
   type OperationInput,
@@ -18,6 +17,7 @@ import {
   type OperationResult,
   type ReadOutcome,
 } from '../live.ts';
+import type { FindingsCollector } from '../report/findings/finding.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
 import type { ReplayDivergence } from './replay-divergence.ts';
 

@@ -7,7 +7,6 @@
  * Limits: FOLLOWED_MAX per recorded agent.
  */
 import type {
-  FindingsCollector,
   CallOutcome,
   LiveSession,
   SentRequest,
@@ -16,6 +15,7 @@ import type {
   OperationResult,
   ReadOutcome,
 } from '../live.ts';
+import type { FindingsCollector } from '../report/findings/finding.ts';
 import type { Deadline } from '../core/deadline.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { Bindings } from './bindings.ts';

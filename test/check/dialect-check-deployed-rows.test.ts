@@ -14,7 +14,7 @@ import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { openServiceAccount } from '../../src/check/dialect/service-accounts.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
-import { curlOf } from '../../src/live/report/curl.ts';
+import { curlOf } from '../../src/live/curl.ts';
 import { waitClockOf } from '../../src/live/remote-serve-clock.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';

@@ -16,7 +16,7 @@ import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
-import { curlOf } from '../../src/live/report/curl.ts';
+import { curlOf } from '../../src/live/curl.ts';
 import type { Target } from '../../src/live/target.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';

@@ -16,7 +16,7 @@ import { RUNS_DEFAULT } from '../../src/check/run-check.ts';
 import { AUTOCANNON_LIMITS } from '../../src/load/autocannon-engine.ts';
 import { FAIRNESS_BETS_DEFAULT } from '../../src/audit/live/fairness-audit.ts';
 import { PROBE_TIMEOUT_MS } from '../../src/live/probe/probe-url.ts';
-import { DEFAULT_FAIL_ON } from '../../src/live/report/fail-on.ts';
+import { DEFAULT_FAIL_ON } from '../../src/report/findings/fail-on.ts';
 import { CHECKPOINT_EVERY_COMMANDS } from '../../src/server/checkpoints.ts';
 import { DEFAULT_PORT } from '../../src/server/listeners.ts';
 import { SHED_DEFAULTS } from '../../src/server/load-shedder.ts';

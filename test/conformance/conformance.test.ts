@@ -22,7 +22,7 @@ import type { WaitClock } from '../../src/core/clock.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
 import { runTargetConformance, type SuiteCase } from '../../src/conformance/target-conformance.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
-import { curlOf } from '../../src/live/report/curl.ts';
+import { curlOf } from '../../src/live/curl.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');

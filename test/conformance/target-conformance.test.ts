@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { conformanceChecks } from '../../src/conformance/conformance-checks.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
-import { writeFindingsReports } from '../../src/live/report/write-findings.ts';
+import { writeFindingsReports } from '../../src/report/findings/write-findings.ts';
 import { Deadline } from '../../src/core/deadline.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { CONFORMANCE_CASES } from '../../src/conformance/conformance-cases.ts';

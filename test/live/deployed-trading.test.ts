@@ -8,7 +8,7 @@ import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { fundLiveAccount, openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
-import { curlOf } from '../../src/live/report/curl.ts';
+import { curlOf } from '../../src/live/curl.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';

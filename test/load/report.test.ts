@@ -16,7 +16,7 @@ import { overallHistogramOf, type LoadReport } from '../../src/load/report/load-
 import { renderLoadSummaryJson } from '../../src/load/report/summary-json.ts';
 import { renderSvgChart } from '../../src/report/kit/chart.ts';
 import { LOAD_REPORT_FILES, writeLoadReports } from '../../src/load/report/write-load-reports.ts';
-import { parseXml, type XmlElement } from '../live/report/xml-tree.ts';
+import { parseXml, type XmlElement } from '../report/findings/xml-tree.ts';
 import {
   FORMULA,
   HOSTILE,

@@ -19,7 +19,7 @@ import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
-import { curlOf } from '../../src/live/report/curl.ts';
+import { curlOf } from '../../src/live/curl.ts';
 import { secretFreeCurl } from '../../src/replay/replay-exchange-parts.ts';
 import { createRecorder } from '../../src/replay/recorder.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';

@@ -234,7 +234,7 @@ describe('the folder faces (issue 72 part 3)', () => {
   });
 
   test.each([
-    ['live', 'src/live/report/findings-json.ts', 'src/live.ts'],
+    ['live', 'src/live/curl.ts', 'src/live.ts'],
     ['sim', 'src/sim/swarm.ts', 'src/sim.ts'],
     ['check', 'src/check/run-check.ts', 'src/check.ts'],
     ['load', 'src/load/load-run.ts', 'src/load.ts'],
@@ -261,9 +261,11 @@ describe('the folder faces (issue 72 part 3)', () => {
   test('files inside a folder import each other directly, and a light door is open to all', async () => {
     const run = await cruise(
       tree({
-        'src/live/report/fail-on.ts': "export const FAIL_ON = 'major';\n",
-        'src/live/report/findings-json.ts': "import { FAIL_ON } from './fail-on.ts';\nexport const json = FAIL_ON;\n",
-        'src/cli/dispatch.ts': "import { FAIL_ON } from '../live/report/fail-on.ts';\nexport const failOn = FAIL_ON;\n",
+        'src/live/probe/probe-input.ts': 'export const MAX_URLS = 8;\n',
+        'src/live/probe/probe-target.ts':
+          "import { MAX_URLS } from './probe-input.ts';\nexport const urls = MAX_URLS;\n",
+        'src/cli/dispatch.ts':
+          "import { MAX_URLS } from '../live/probe/probe-input.ts';\nexport const urls = MAX_URLS;\n",
       }),
     );
     expect(run.output).toContain('no dependency violations found');

@@ -30,13 +30,8 @@
  * endpoint and curl, and its evidence says which bet that is (evidenced-findings.ts).
  */
 import { advertisedTolerance, edgeLowBound, lawEdge, MIN_EMPIRICAL_BETS, type VariantVerdict } from './edge-verdict.ts';
-import {
-  type Severity,
-  type FindingsCollector,
-  withEvidence,
-  type EvidenceDefaults,
-  type FindingSink,
-} from '../../live.ts';
+import { withEvidence, type EvidenceDefaults, type FindingSink } from '../../live.ts';
+import type { Severity, FindingsCollector } from '../../report/findings/finding.ts';
 import type { EdgeAuditResult } from './edge-audit.ts';
 import { isDocumentsOwn, type VariantOutcome } from './variant-outcome.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';

@@ -4,7 +4,6 @@
  * (edge-money.ts); with the options it runs under, its result, and the bet each index plays.
  */
 import {
-  type FindingsCollector,
   type LiveSession,
   type SentRequest,
   type BetInput,
@@ -12,6 +11,7 @@ import {
   type Refusal,
   endpointOf,
 } from '../../live.ts';
+import type { FindingsCollector } from '../../report/findings/finding.ts';
 import type { Deadline } from '../../core/deadline.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
@@ -40,7 +40,7 @@ export interface EdgeAuditOptions {
   readonly findings: FindingsCollector;
   /** The share of batchable bets sent alone (singleBetShare); 0 or absent: batches only. */
   readonly singleShare?: number;
-  /** A request as a curl line (live/report/curl.ts): the `reproduce` of a bet's findings; absent: none. */
+  /** A request as a curl line (live/curl.ts): the `reproduce` of a bet's findings; absent: none. */
   readonly curlOf?: (request: SentRequest) => string;
   /** The target's game list words (listed-words.ts), read before the bets; absent or null: none. */
   readonly listed?: ListedWords | null;

@@ -19,7 +19,7 @@ import { ratioDecimal } from './edge-tier.ts';
 import { statedInterval } from './edge-verdict.ts';
 import { EDGE_CELL_KEYS, edgeCells, liveVerdictText } from './edge-cells.ts';
 import type { ObservedTable } from './observed-table.ts';
-import type { ReportTable } from '../../live.ts';
+import type { ReportTable } from '../../report/findings/findings-report.ts';
 import { jsonDocument } from '../../report/kit/summary.ts';
 
 /** The terminal's width the table keeps within: the word as written, the full verdict and the SPRT are in the files. */

@@ -45,7 +45,7 @@ import {
   type TallyData,
 } from '../edge/edge-statistics.ts';
 import { lawTheory } from './law-theory.ts';
-import type { Severity } from '../../live.ts';
+import type { Severity } from '../../report/findings/finding.ts';
 import type { EdgeSource, EmpiricalCause, TierTrack } from './edge-tier.ts';
 import { observedTable, type ObservedTable } from './observed-table.ts';
 import { percentInText } from '../fairness/stated-percent.ts';

@@ -24,7 +24,6 @@ import type { JsonObject } from '../../core/errors.ts';
 import { findGame } from '../../services/casino/games/index.ts';
 import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
 import {
-  type FindingsCollector,
   type CallOutcome,
   type LiveSession,
   type SentRequest,
@@ -32,6 +31,7 @@ import {
   type AuditedBet,
   refusalWords,
 } from '../../live.ts';
+import type { FindingsCollector } from '../../report/findings/finding.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
 import { proofHolds, recordNonceReused, recordVerification, selfContradiction } from './verification-findings.ts';
 import { AnswerTally } from './answer-consistency.ts';

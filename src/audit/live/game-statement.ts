@@ -17,7 +17,7 @@
  * (each answer then speaks for its own variant).
  */
 import type { JsonObject } from '../../core/errors.ts';
-import type { Severity } from '../../live.ts';
+import type { Severity } from '../../report/findings/finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { judgeRange, lawEdge, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 

@@ -16,7 +16,8 @@
  * were paid one multiplier (several: the list's single figure speaks for none of them).
  */
 import { ratioToNumber } from '../../core/ratio.ts';
-import { type FindingsCollector, withEvidence, type FindingSink } from '../../live.ts';
+import { withEvidence, type FindingSink } from '../../live.ts';
+import type { FindingsCollector } from '../../report/findings/finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { advertisedTolerance, ruleSeverity, type AdvertisedEdge } from './edge-verdict.ts';
 import { edgePercentText } from './edge-percent.ts';

@@ -6,7 +6,8 @@
  * know of (minor), while what it costs is graded by the edge against the target's own word
  * (edge-findings.ts). The evidence names the rule, the bets that follow it and both exact edges.
  */
-import { type FindingsCollector, withEvidence, type EvidenceDefaults } from '../../live.ts';
+import { withEvidence, type EvidenceDefaults } from '../../live.ts';
+import type { FindingsCollector } from '../../report/findings/finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { edgePercentText } from './edge-percent.ts';
 import { lawEdge } from './edge-verdict.ts';

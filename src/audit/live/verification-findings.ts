@@ -19,7 +19,8 @@
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/money.ts';
 import { compare } from '../../core/ratio.ts';
-import type { FindingsCollector, FindingSink } from '../../live.ts';
+import type { FindingSink } from '../../live.ts';
+import type { FindingsCollector } from '../../report/findings/finding.ts';
 import type {
   FairnessScheme,
   FairnessSchemeName,

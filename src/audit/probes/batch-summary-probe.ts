@@ -8,7 +8,6 @@
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import {
   betCredit,
-  type FindingInput,
   isRefusal,
   type BetInput,
   type LiveBet,
@@ -17,6 +16,7 @@ import {
   statedBatchMaximum,
   statedMinimumMicro,
 } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import { abs, bet, PROBE_BETS, PROBE_MIN_BET_MICRO, type Probe } from './money-probe.ts';
 import { answerPlaces, shownRoundingMicro, type ProbeContext } from './probe-context.ts';
 

@@ -23,7 +23,8 @@
  * documents' 14.40.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { refusalText, ruleFinding, type FindingInput, type OperationName } from '../../live.ts';
+import { refusalText, ruleFinding, type OperationName } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 
 /** The documents' yearly price of .xyz (spec/NOTES.md price table). */

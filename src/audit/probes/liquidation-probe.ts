@@ -14,7 +14,8 @@
  * long move (referral sweeps, escrow expiries) cannot pass for the liquidation's.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { type FindingInput, type PositionView, RemoteServeClock, refusalWords } from '../../live.ts';
+import { type PositionView, RemoteServeClock, refusalWords } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import { DISPLAY_ROUNDING_MICRO, type ProbeContext } from './probe-context.ts';
 import { tradingAccount, type TradingAccount } from './trading-probes.ts';
 

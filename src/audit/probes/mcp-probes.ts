@@ -26,7 +26,8 @@
  * pay for.
  */
 import { formatDecimal } from '../../core/money.ts';
-import { type FindingInput, type CallOutcome, type OperationResult, refusalWords } from '../../live.ts';
+import { type CallOutcome, type OperationResult, refusalWords } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 import { escrowReleaseFee, type ReleaseFee } from './escrow-fee.ts';

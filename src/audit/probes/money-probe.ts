@@ -5,7 +5,8 @@
  * money-probes.ts and the probes split out beside it (batch-summary-probe.ts).
  */
 import type { Micro } from '../../core/money.ts';
-import type { FindingInput, BetInput } from '../../live.ts';
+import type { BetInput } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import type { ProbeContext } from './probe-context.ts';
 

@@ -33,7 +33,6 @@ import { batchSummaryProbe as batchSummary } from './batch-summary-probe.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import {
-  type FindingInput,
   type CallOutcome,
   type LiveBet,
   betCredit,
@@ -41,6 +40,7 @@ import {
   minimumBetFinding,
   statedMinimumMicro,
 } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
 import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';

@@ -25,7 +25,7 @@
  */
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingInput } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import {
   answerText,
   DISPLAY_ROUNDING_MICRO,

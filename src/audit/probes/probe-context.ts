@@ -4,15 +4,8 @@
  * it and money-probes.ts runs them, so with the type there each probe file and the runner named
  * each other.
  */
-import {
-  refusalWords,
-  type FindingInput,
-  type FindingsCollector,
-  type LiveOutcome,
-  type CallOutcome,
-  type LiveSession,
-  type SentRequest,
-} from '../../live.ts';
+import { refusalWords, type LiveOutcome, type CallOutcome, type LiveSession, type SentRequest } from '../../live.ts';
+import type { FindingInput, FindingsCollector } from '../../report/findings/finding.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { displayRoundingMicro, fromMicro, shownPlaces } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';

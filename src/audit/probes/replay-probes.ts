@@ -20,8 +20,6 @@
 import { displayRoundingMicro } from '../../core/live-amount.ts';
 import {
   betCredit,
-  type FindingInput,
-  type FindingsCollector,
   type CallOutcome,
   type LiveSession,
   type SentRequest,
@@ -31,6 +29,7 @@ import {
   type Refusal,
   statedMinimumMicro,
 } from '../../live.ts';
+import type { FindingInput, FindingsCollector } from '../../report/findings/finding.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText, callCounts, runProbe, skipCauseOf, type ProbeResult } from './probe-context.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';

@@ -23,7 +23,8 @@
 import { answerText, callCounts, skipCauseOf } from './probe-context.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingInput, FindingsCollector, LiveSession, SentRequest, EscrowView } from '../../live.ts';
+import type { LiveSession, SentRequest, EscrowView } from '../../live.ts';
+import type { FindingInput, FindingsCollector } from '../../report/findings/finding.ts';
 import { escrowReleaseFee, type ReleaseFee } from './escrow-fee.ts';
 
 const ESCROW_MICRO = 100_000n;

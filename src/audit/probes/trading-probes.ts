@@ -16,7 +16,8 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { dialectByName, type FindingInput, type CallOutcome, type SentRequest, refusalWords } from '../../live.ts';
+import { dialectByName, type CallOutcome, type SentRequest, refusalWords } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import type { ProbeContext } from './probe-context.ts';
 
 /** The perpetual the trading probes order on (listed on every afp trading service; `BTC` on the deployment). */

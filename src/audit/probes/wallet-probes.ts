@@ -16,14 +16,8 @@
  * Limits: at most 31 swap requests (each refused before anything is created), about 10 others.
  */
 import type { JsonValue } from '../../core/errors.ts';
-import {
-  ruleFinding,
-  type RuleName,
-  type FindingInput,
-  type CallOutcome,
-  type SentRequest,
-  refusalWords,
-} from '../../live.ts';
+import { ruleFinding, type RuleName, type CallOutcome, type SentRequest, refusalWords } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import type { ProbeContext } from './probe-context.ts';
 
 type Raise = (finding: FindingInput) => void;

@@ -7,7 +7,6 @@
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import {
-  type FindingInput,
   findingOf,
   judge,
   type RuleName,
@@ -20,6 +19,7 @@ import {
   minimumRefusal,
   type Target,
 } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingInput, SentRequest, Refusal } from '../../live.ts';
+import type { SentRequest, Refusal } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import {
   accountAt,

@@ -19,7 +19,8 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
-import type { FindingInput, LiveAccount, LiveSession, SentRequest } from '../../live.ts';
+import type { LiveAccount, LiveSession, SentRequest } from '../../live.ts';
+import type { FindingInput } from '../../report/findings/finding.ts';
 import type { DialectDomainsModel, DialectTradingModel, DialectWalletModel } from './dialect-model-services.ts';
 
 export interface DialectAccount {

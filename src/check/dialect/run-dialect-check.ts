@@ -27,14 +27,14 @@ import {
   deviationFinding,
   gatewayFinding,
   SHOWN_ROUNDING_MICRO,
-  FindingsCollector,
   type LiveAccount,
   LiveSession,
   type CallOutcome,
   type SentRequest,
   type Target,
 } from '../../live.ts';
-import { DEFAULT_FAIL_ON, type FailOn } from '../../live/report/fail-on.ts';
+import { FindingsCollector } from '../../report/findings/finding.ts';
+import { DEFAULT_FAIL_ON, type FailOn } from '../../report/findings/fail-on.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable, unrepeatedFailureText } from '../check-unavailable.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';

@@ -13,7 +13,7 @@
  * control characters, no cell a spreadsheet would evaluate as a formula).
  */
 import { stringify } from 'csv-stringify/sync';
-import { spreadsheetText } from '../../live/report/findings-csv.ts';
+import { spreadsheetText } from '../../report/findings/findings-csv.ts';
 import {
   assertLoadReportBounded,
   endpointRows,

@@ -14,8 +14,8 @@ import {
 } from '../../../src/audit/live/edge-table.ts';
 import type { VariantOutcome } from '../../../src/audit/live/variant-outcome.ts';
 import { AFP_SCHEME } from '../../../src/audit/fairness/afp-scheme.ts';
-import { FindingsCollector } from '../../../src/live/finding.ts';
-import { renderFindingsHtml } from '../../../src/live/report/findings-html.ts';
+import { FindingsCollector } from '../../../src/report/findings/finding.ts';
+import { renderFindingsHtml } from '../../../src/report/findings/findings-html.ts';
 import { htmlEdgeRows, parseCsv, TERMINAL_KEYS, terminalRows } from './edge-outputs.ts';
 import { COIN_LAW, empirical, outcome, PUBLISHED, result } from './edge-sample.ts';
 

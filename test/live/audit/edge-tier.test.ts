@@ -16,7 +16,7 @@ import { DEPLOYED_SCHEME } from '../../../src/audit/fairness/deployed-scheme.ts'
 import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../../../src/audit/fairness/scheme.ts';
 import { DrawStream } from '../../../src/services/casino/fair/draw-stream.ts';
 import { findGame } from '../../../src/services/casino/games/index.ts';
-import { FindingsCollector } from '../../../src/live/finding.ts';
+import { FindingsCollector } from '../../../src/report/findings/finding.ts';
 import type { EdgeAuditResult } from '../../../src/audit/live/edge-audit.ts';
 import type { VariantOutcome } from '../../../src/audit/live/variant-outcome.ts';
 import { recordEdgeFindings } from '../../../src/audit/live/edge-findings.ts';

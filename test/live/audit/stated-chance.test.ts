@@ -2,7 +2,7 @@
 // P(multiplier > 0) of the rule's exact law; a difference is info stating both.
 import { describe, expect, test } from 'vitest';
 import { ratio, ZERO } from '../../../src/core/ratio.ts';
-import type { FindingInput } from '../../../src/live/finding.ts';
+import type { FindingInput } from '../../../src/report/findings/finding.ts';
 import {
   payingChance,
   recordStatedChance,

@@ -11,7 +11,7 @@
  * Pure: the lines are a function of the findings (in compareFindings order), --fail-on and the failure.
  * Limits: at most VERDICT_LIST_MAX lines of findings are listed; the rest are counted.
  */
-import { compareFindings, type Finding } from '../finding.ts';
+import { compareFindings, type Finding } from './finding.ts';
 import { reachesFailOn, type FailOn } from './fail-on.ts';
 import type { ReportFailure } from './findings-report.ts';
 import { entryLine, verdictEntries } from './verdict-order.ts';

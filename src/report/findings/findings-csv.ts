@@ -14,7 +14,7 @@
  * escapes control characters and never starts with one of those but `-`, and then it is a number.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { Finding } from '../finding.ts';
+import type { Finding } from './finding.ts';
 import { assertReportBounded, sortedFindings, type FindingsReport } from './findings-report.ts';
 
 const COLUMNS = [

@@ -15,10 +15,10 @@
  * well-formed whatever a target answered; curl lines are capped at REPRODUCE_MAX_CHARS, and one
  * longer is not shown cut (a cut line reproduces nothing: findings.json holds it whole).
  */
-import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
-import { cell, tableRow, table } from '../../report/kit/html-table.ts';
-import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
-import { FINDINGS_MAX, type Finding, type Severity } from '../finding.ts';
+import { boundedText, escapeHtml } from '../html/html-text.ts';
+import { cell, tableRow, table } from '../kit/html-table.ts';
+import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../kit/page-shell.ts';
+import { FINDINGS_MAX, type Finding, type Severity } from './finding.ts';
 import { reachesFailOn } from './fail-on.ts';
 import { findingsVerdict } from './findings-verdict.ts';
 import {

@@ -4,10 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { JsonValue } from '../../../src/core/errors.ts';
-import type { SentRequest } from '../../../src/live/live-session.ts';
-import { KEY_PLACEHOLDER } from '../../../src/live/mcp-call.ts';
-import { curlOf } from '../../../src/live/report/curl.ts';
+import type { JsonValue } from '../../src/core/errors.ts';
+import type { SentRequest } from '../../src/live/live-session.ts';
+import { KEY_PLACEHOLDER } from '../../src/live/mcp-call.ts';
+import { curlOf } from '../../src/live/curl.ts';
 
 const KEY = 'sk_live_secret_key';
 

@@ -7,7 +7,7 @@
  * returned message naming every accepted value, never an exception.
  */
 import { checkFailed, PASSED, type Ending } from '../../core/command-failure.ts';
-import { reaches, SEVERITIES, type Finding, type Severity } from '../finding.ts';
+import { reaches, SEVERITIES, type Finding, type Severity } from './finding.ts';
 
 export type FailOn = Severity | 'none';
 

@@ -16,9 +16,9 @@
  * header is written where the request asked for one (an MCP door refuses a request without it).
  * Non-goals: other shells.
  */
-import type { SentRequest } from '../live-session.ts';
-import { KEY_PLACEHOLDER } from '../mcp-call.ts';
-import { shellQuote } from '../../core/shell-words.ts';
+import type { SentRequest } from './live-session.ts';
+import { KEY_PLACEHOLDER } from './mcp-call.ts';
+import { shellQuote } from '../core/shell-words.ts';
 
 // oxlint-disable-next-line no-control-regex -- control characters are exactly what is encoded
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;

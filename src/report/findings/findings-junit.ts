@@ -13,9 +13,9 @@
  * Written by the report kit (src/report/kit/junit.ts: well-formed XML 1.0 whatever a target
  * answered; attribute values bounded); texts at most FINDING_TEXT_MAX_CHARS a line.
  */
-import { boundedText } from '../../report/html/html-text.ts';
-import { renderJunit, type JunitCase, type JunitOutcome } from '../../report/kit/junit.ts';
-import { FINDINGS_MAX, type Finding } from '../finding.ts';
+import { boundedText } from '../html/html-text.ts';
+import { renderJunit, type JunitCase, type JunitOutcome } from '../kit/junit.ts';
+import { FINDINGS_MAX, type Finding } from './finding.ts';
 import { reachesFailOn } from './fail-on.ts';
 import {
   assertReportBounded,

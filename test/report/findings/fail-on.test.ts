@@ -2,8 +2,8 @@
 // exit code it gives a list of findings (3 when one reaches the threshold, never with none).
 import { describe, expect, test } from 'vitest';
 import { EXIT } from '../../../src/core/exit-codes.ts';
-import { SEVERITIES, type Severity } from '../../../src/live/finding.ts';
-import { findingsEnding, parseFailOn } from '../../../src/live/report/fail-on.ts';
+import { SEVERITIES, type Severity } from '../../../src/report/findings/finding.ts';
+import { findingsEnding, parseFailOn } from '../../../src/report/findings/fail-on.ts';
 
 describe('parseFailOn', () => {
   test('absent is major; every severity and none are accepted', () => {

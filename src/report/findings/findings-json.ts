@@ -13,7 +13,7 @@
  * JSON values as collected (their own key order is the wire's).
  */
 import type { JsonValue } from '../../core/errors.ts';
-import type { Finding } from '../finding.ts';
+import type { Finding } from './finding.ts';
 import { verdictLines } from './findings-verdict.ts';
 import {
   assertReportBounded,
@@ -23,7 +23,7 @@ import {
   type FindingsReport,
   type ReportCheck,
 } from './findings-report.ts';
-import { jsonDocument } from '../../report/kit/summary.ts';
+import { jsonDocument } from '../kit/summary.ts';
 
 function checkJson(check: ReportCheck): JsonValue {
   return {

@@ -13,7 +13,7 @@
  * Invariants: at most FINDINGS_MAX distinct findings are kept (the rest are counted as dropped);
  * the order of `list()` is total and stable (severity, then kind, then id): reports are byte-stable.
  */
-import type { JsonValue } from '../core/errors.ts';
+import type { JsonValue } from '../../core/errors.ts';
 
 export const SEVERITIES = ['info', 'minor', 'major', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];

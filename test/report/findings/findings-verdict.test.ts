@@ -1,9 +1,9 @@
-// The verdict every findings report opens with (src/live/report/findings-verdict.ts): failed, passed or
+// The verdict every findings report opens with (src/report/findings/findings-verdict.ts): failed, passed or
 // not judged against --fail-on, the counts, the findings to act on one line each with their count (at
 // most ten, then "… and N more"), info only counted there and listed after.
 import { describe, expect, test } from 'vitest';
-import { FindingsCollector, type FindingInput, type Severity } from '../../../src/live/finding.ts';
-import { findingsVerdict, infoLines, verdictLines } from '../../../src/live/report/findings-verdict.ts';
+import { FindingsCollector, type FindingInput, type Severity } from '../../../src/report/findings/finding.ts';
+import { findingsVerdict, infoLines, verdictLines } from '../../../src/report/findings/findings-verdict.ts';
 
 const finding = (id: string, severity: Severity): FindingInput => ({
   id,

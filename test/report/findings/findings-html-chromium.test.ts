@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { boundedText } from '../../../src/report/html/html-text.ts';
-import { renderFindingsHtml } from '../../../src/live/report/findings-html.ts';
-import { sortedFindings } from '../../../src/live/report/findings-report.ts';
+import { renderFindingsHtml } from '../../../src/report/findings/findings-html.ts';
+import { sortedFindings } from '../../../src/report/findings/findings-report.ts';
 import {
   CHROMIUM_SKIPPED,
   CHROMIUM_TIMEOUT_MS,
@@ -23,11 +23,11 @@ import {
   requireChromium,
   runChromium,
   waitForNoProcessWith,
-} from '../../report/chromium.ts';
+} from '../chromium.ts';
 import { HOSTILE, sampleReport } from './fixture.ts';
 import { EDGE_CELL_KEYS, edgeCells } from '../../../src/audit/live/edge-cells.ts';
 import { edgeReportTable } from '../../../src/audit/live/edge-table.ts';
-import { sampleEdgeAudit } from '../audit/edge-sample.ts';
+import { sampleEdgeAudit } from '../../live/audit/edge-sample.ts';
 
 const WINDOW = { width: 1280, height: 1400 } as const;
 const LAPTOP = { width: 1366, height: 900 } as const;

@@ -2,11 +2,11 @@
 // (repeats counted), curl lines from curlOf, and checks of every status. `hostile` puts in every
 // text what a hostile or broken target could answer: markup, quotes, commas, line breaks, control
 // characters XML forbids, a lone surrogate, U+FFFF, shell metacharacters and a would-be formula.
-import type { FindingInput } from '../../../src/live/finding.ts';
-import { FindingsCollector } from '../../../src/live/finding.ts';
-import { curlOf } from '../../../src/live/report/curl.ts';
-import type { FailOn } from '../../../src/live/report/fail-on.ts';
-import type { FindingsReport, ReportCheck } from '../../../src/live/report/findings-report.ts';
+import type { FindingInput } from '../../../src/report/findings/finding.ts';
+import { FindingsCollector } from '../../../src/report/findings/finding.ts';
+import { curlOf } from '../../../src/live/curl.ts';
+import type { FailOn } from '../../../src/report/findings/fail-on.ts';
+import type { FindingsReport, ReportCheck } from '../../../src/report/findings/findings-report.ts';
 
 export const HOSTILE = `</td><script>alert("x")</script> ]]> & 'q' a,b\r\nline2 \u0000\u0007\u001b \ud800 \uffff 🎲 $HOME \`id\``;
 

@@ -8,7 +8,7 @@ import { renderFindingsHtml } from './findings-html.ts';
 import { renderFindingsJson } from './findings-json.ts';
 import { renderFindingsJunit } from './findings-junit.ts';
 import type { FindingsReport } from './findings-report.ts';
-import { writeReportFiles } from '../../report/write-report-files.ts';
+import { writeReportFiles } from '../write-report-files.ts';
 
 export type { FindingsReport, ReportCheck } from './findings-report.ts';
 

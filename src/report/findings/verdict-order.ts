@@ -8,7 +8,7 @@
  * one cause seen on several subjects. Pure; the same for the terminal, findings.json, findings.html
  * and JUnit, which all list findingsVerdict's lines.
  */
-import { compareFindings, severityRank, type Finding } from '../finding.ts';
+import { compareFindings, severityRank, type Finding } from './finding.ts';
 
 /** Evidence ranks, strongest first. */
 const MONEY = 0;

@@ -11,7 +11,7 @@
  * Non-goals: rendering (one file per format), deciding severities (the commands do).
  */
 import { assert } from '../../core/assert.ts';
-import { compareFindings, FINDINGS_MAX, SEVERITIES, type Finding, type Severity } from '../finding.ts';
+import { compareFindings, FINDINGS_MAX, SEVERITIES, type Finding, type Severity } from './finding.ts';
 import { reachesFailOn, type FailOn } from './fail-on.ts';
 
 export const CHECK_STATUSES = ['pass', 'fail', 'finding', 'skipped'] as const;

@@ -2,8 +2,8 @@
 // strict reader), one test case per check with the semantics of each status under each --fail-on,
 // the findings no check names in one more test case, and the same bytes for the same report.
 import { describe, expect, test } from 'vitest';
-import { OUTSIDE_CHECKS_NAME, renderFindingsJunit } from '../../../src/live/report/findings-junit.ts';
-import type { FailOn } from '../../../src/live/report/fail-on.ts';
+import { OUTSIDE_CHECKS_NAME, renderFindingsJunit } from '../../../src/report/findings/findings-junit.ts';
+import type { FailOn } from '../../../src/report/findings/fail-on.ts';
 import { xmlAttribute, xmlText } from '../../../src/report/kit/xml-text.ts';
 import { CHECKS, HOSTILE, sampleReport } from './fixture.ts';
 import { parseXml, type XmlElement } from './xml-tree.ts';
