@@ -131,10 +131,13 @@ function agentsRules() {
  * maths and fairness schemes (the one door the layers below src/audit.ts may use), and
  * src/audit.ts for the rest of the wing (docs/decisions/tooling.md "Folder faces"); a third,
  * src/audit/probes.ts, for the probes alone, so `afp audit money` does not load the edge audit.
+ * src/live/probe/ (`afp target probe`) has its own face, src/live/probe.ts, which is also a door of
+ * src/live/: the probe's input, defaults and texts, light; the probe itself is import()ed.
  * [face, folder, doors]: doors are the files of the folder that outside files may import.
  */
 const FACES = [
-  ['live', 'src/live/', ['src/live.ts']],
+  ['live', 'src/live/', ['src/live.ts', 'src/live/probe.ts']],
+  ['probe', 'src/live/probe/', ['src/live/probe.ts']],
   ['sim', 'src/sim/', ['src/sim.ts']],
   ['check', 'src/check/', ['src/check.ts']],
   ['load', 'src/load/', ['src/load.ts']],
@@ -152,11 +155,6 @@ const LIGHT_DOORS = [
   'src/audit/fairness/scheme.ts',
   'src/audit/live/fairness-limits.ts',
   'src/check/check-options.ts',
-  'src/live/probe/plain-server.ts',
-  'src/live/probe/probe-input.ts',
-  'src/live/probe/probe-report.ts',
-  'src/live/probe/probe-url.ts',
-  'src/live/probe/target-text.ts',
   'src/live/resolve-target.ts',
   'src/load/metrics/out-flags.ts',
   'src/load/scenario-profile.ts',

@@ -1,11 +1,10 @@
 // The face of src/live/: what the rest of afp uses of a live target (target files, sessions and
 // accounts on a real deployment, the findings they raise). Findings and their reports are the report
-// kit's (src/report/findings/). Why a face: the folder's other files
-// are its internals, which no file outside src/live/ imports (.dependency-cruiser.cjs FACES, rule
-// face-live); a reader finds the public part here, by concern. A few small files are imported
-// directly as light doors, so a command's first step stays cheap (LIGHT_DOORS): resolve-target.ts
-// and probe/{plain-server,probe-input,probe-report,probe-url,target-text}.ts. A command's import()
-// names the module it loads (probe/probe-target.ts).
+// kit's (src/report/findings/). Why a face: the folder's other files are its internals, which no
+// file outside src/live/ imports (.dependency-cruiser.cjs FACES, rule face-live); a reader finds
+// the public part here, by concern. `afp target probe` has a face of its own, src/live/probe.ts
+// (face-probe): the one part of live a command drives alone, kept light. One small file is imported
+// directly as a light door, so a command's first step stays cheap (LIGHT_DOORS): resolve-target.ts.
 // The target-file reader (target-file.ts: zod, yaml and the scenario readers, some 190 modules) is
 // a door apart (APART_DOORS), not re-exported here: a command given a URL never reads a file, and
 // through this face every live command loaded it (resolve-target.ts import()s it for a file).

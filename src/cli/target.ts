@@ -9,7 +9,7 @@
  * target); 2 bad flags or URLs, FILE exists without --force, or nothing answering is a service of
  * the platform (the URLs given cannot make a target). With --json stdout is one JSON object
  * (json-output.ts): the verdict, the services found and the target file's text; the table goes to stderr.
- * The flags and URLs are checked with light imports (probe-input.ts); the probe loads only once they
+ * The flags and URLs are checked through the probe's light face (src/live/probe.ts); the probe loads only once they
  * pass, the target-file parser only once there is a file to check.
  */
 import {
@@ -23,15 +23,19 @@ import { writeFileAtomic } from '../core/atomic-file.ts';
 import { writingTo } from '../core/output-write-error.ts';
 import { existsSync } from 'node:fs';
 import { assert } from '../core/assert.ts';
-import { renderProbeTable } from '../live/probe/probe-report.ts';
-import { MAX_URLS, probeInput, type ProbeInput } from '../live/probe/probe-input.ts';
-import { PROBE_TIMEOUT_MS } from '../live/probe/probe-url.ts';
-import { renderTargetText } from '../live/probe/target-text.ts';
+import {
+  MAX_URLS,
+  PROBE_TIMEOUT_MS,
+  probeInput,
+  renderProbeTable,
+  renderTargetText,
+  serverLine,
+  type ProbeInput,
+} from '../live/probe.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { AUDIT_PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
-import { serverLine } from '../live/probe/plain-server.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
 

@@ -217,6 +217,7 @@ describe('the folder faces (issue 72 part 3)', () => {
     ['load', 'src/export/k6/k6-script.ts', 'src/load/executors.ts', 'src/load.ts'],
     ['audit', 'src/cli/audit.ts', 'src/audit/live/edge-audit.ts', 'src/audit.ts'],
     ['audit', 'src/live/afp-mounts.ts', 'src/audit/edge/edge-statistics.ts', 'src/audit/maths.ts'],
+    ['probe', 'src/cli/target.ts', 'src/live/probe/probe-input.ts', 'src/live/probe.ts'],
   ])('face-%s fails on %s importing %s, and passes through %s', async (name, from, to, face) => {
     const inside = await cruise(planted(from, to));
     expect(inside.output).toContain(`face-${name}: ${from} → ${to}`);
@@ -240,6 +241,7 @@ describe('the folder faces (issue 72 part 3)', () => {
     ['load', 'src/load/load-run.ts', 'src/load.ts'],
     ['audit', 'src/audit/probes/money-probes.ts', 'src/audit.ts'],
     ['audit', 'src/audit/live/edge-audit.ts', 'src/audit/maths.ts'],
+    ['probe', 'src/live/probe/probe-target.ts', 'src/live/probe.ts'],
   ])('face-%s-inside fails on %s importing its own face %s', async (name, from, face) => {
     const run = await cruise(planted(from, face));
     expect(run.output).toContain(`face-${name}-inside: ${from} → ${face}`);
@@ -261,11 +263,9 @@ describe('the folder faces (issue 72 part 3)', () => {
   test('files inside a folder import each other directly, and a light door is open to all', async () => {
     const run = await cruise(
       tree({
-        'src/live/probe/probe-input.ts': 'export const MAX_URLS = 8;\n',
-        'src/live/probe/probe-target.ts':
-          "import { MAX_URLS } from './probe-input.ts';\nexport const urls = MAX_URLS;\n",
-        'src/cli/dispatch.ts':
-          "import { MAX_URLS } from '../live/probe/probe-input.ts';\nexport const urls = MAX_URLS;\n",
+        'src/load/shard.ts': 'export const WHOLE = 1;\n',
+        'src/load/load-run.ts': "import { WHOLE } from './shard.ts';\nexport const whole = WHOLE;\n",
+        'src/cli/dispatch.ts': "import { WHOLE } from '../load/shard.ts';\nexport const whole = WHOLE;\n",
       }),
     );
     expect(run.output).toContain('no dependency violations found');

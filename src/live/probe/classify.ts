@@ -28,7 +28,7 @@ import { normalizeServiceUrl } from '../service-url.ts';
 import { DIALECT_NAMES, type DialectName } from '../target.ts';
 import { ALL_MARKERS, MOUNTS_PATH, OPENAPI_PATH, UNKNOWN_PATH, type Observation, type UrlProbe } from './probe-url.ts';
 import { describeServer, type ServerDescription } from './plain-server.ts';
-import { sentPath, type WireMarker } from './wire-marker.ts';
+import { sentPath, type WireMarker } from '../dialects/wire-marker.ts';
 
 export type Family = 'documents' | 'deployed';
 

@@ -28,7 +28,7 @@ import type { DialectName } from '../target.ts';
 import { classifyUrl, type DialectVotes, type Family, type UrlVerdict } from './classify.ts';
 import { MAX_URLS, type ProbeInput } from './probe-input.ts';
 import { ALL_MARKERS, probeUrl } from './probe-url.ts';
-import { sentPath } from './wire-marker.ts';
+import { sentPath } from '../dialects/wire-marker.ts';
 
 export { MAX_URLS, probeInput, type ProbeInput } from './probe-input.ts';
 

@@ -22,7 +22,7 @@ import { describeError } from '../../client/target.ts';
 import type { Transport } from '../../client/transport.ts';
 import { DEPLOYED_MARKERS } from '../dialects/deployed/markers.ts';
 import { DOCUMENTS_MARKERS } from '../dialects/documents/markers.ts';
-import { sentPath, type WireMarker } from './wire-marker.ts';
+import { sentPath, type WireMarker } from '../dialects/wire-marker.ts';
 
 export const PROBE_TIMEOUT_MS = 5_000;
 export const PROBE_CONCURRENCY = 4;

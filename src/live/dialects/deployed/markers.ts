@@ -1,12 +1,12 @@
 /**
- * How the deployed services show on the wire to `afp target probe` (src/live/probe/wire-marker.ts),
+ * How the deployed services show on the wire to `afp target probe` (src/live/dialects/wire-marker.ts),
  * from spec/DEPLOYED.md: public endpoints the documents' style A keeps behind a key, paths only
  * the deployment serves, the MCP descriptor of GET /mcp, and the `_info.service` names (the
  * repositories' names, §1.2). POST rows are never sent: they are looked for in openapi.json only.
  */
 import { deployedBracedPath, deployedPath } from '../../../http/deployed/deployed-wire.ts';
 import type { ServiceName } from '../../../platform/platform.ts';
-import type { WireMarker } from '../../probe/wire-marker.ts';
+import type { WireMarker } from '../wire-marker.ts';
 
 export const DEPLOYED_MARKERS: readonly WireMarker[] = [
   // casino (base /api/v1, §2.1): public lists, deployment-only endpoints

@@ -1,10 +1,10 @@
 /**
  * How the documents' styles A, B and short show on the wire to `afp target probe`: a few safe GET
- * endpoints per service and style (src/live/probe/wire-marker.ts), taken from afp's own route
+ * endpoints per service and style (src/live/dialects/wire-marker.ts), taken from afp's own route
  * table (the documents' endpoints; test/live/target-probe.test.ts holds every row to a route of
  * that style, method, path and auth). Rows the deployment serves alike name both dialects.
  */
-import type { WireMarker } from '../../probe/wire-marker.ts';
+import type { WireMarker } from '../wire-marker.ts';
 
 export const DOCUMENTS_MARKERS: readonly WireMarker[] = [
   // casino, style A (mount casino): bearer everywhere but the gossip, unlike the deployment's public lists
