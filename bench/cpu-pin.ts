@@ -4,9 +4,13 @@
  * the other's core and a server's figure is not its generator's. Why a wrapper rather than
  * `sched_setaffinity` from Node: Node has none; taskset execs the command, so the child's pid is
  * the command's own (a stop by pid still reaches it). Without taskset or with fewer than two
- * cores, commands run unpinned and `pinning()` says so (the report prints it).
+ * cores, commands run unpinned and `pinning()` says so (the report prints it). One process's
+ * threads can be split too (`pinThreadsApart`, `taskset -p` by thread id): the pauses part moves
+ * all of afp serve's threads but its loop off the loop's core, to show what the loop does when the
+ * collector's helpers and the checkpoint replica do not take turns with it on one core.
  */
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -39,4 +43,27 @@ export function pinned(
 ): { command: string; args: string[] } {
   if (cpu === undefined || TASKSET === null || unpinnedReason() !== null) return { command, args: [...args] };
   return { command: TASKSET, args: ['-c', String(cpu), command, ...args] };
+}
+
+/** A process has a handful of threads; more is not a Node process. */
+const THREADS_MAX = 256;
+
+/**
+ * Moves every thread of process `pid` but its main thread (the event loop) to core `cpu`: V8's
+ * helpers (parallel scavenges, concurrent marking), a Worker's isolate (afp serve's checkpoint
+ * replica), libuv's pool. What a machine with cores to spare gives the loop: a core of its own.
+ * Threads started later stay where they are. Returns how many moved, or why none could.
+ */
+export function pinThreadsApart(pid: number, cpu: number): number | string {
+  const unpinned = unpinnedReason();
+  if (unpinned !== null || TASKSET === null) return unpinned ?? 'taskset is not installed';
+  const tasks = `/proc/${pid}/task`;
+  if (!existsSync(tasks)) return `no ${tasks}: a process's threads cannot be told apart here`;
+  let moved = 0;
+  for (const tid of readdirSync(tasks).slice(0, THREADS_MAX)) {
+    if (tid === String(pid)) continue;
+    execFileSync(TASKSET, ['-p', '-c', String(cpu), tid], { stdio: 'ignore', timeout: 5_000 });
+    moved += 1;
+  }
+  return moved > 0 ? moved : `no thread but the main one in ${tasks}`;
 }

@@ -25,7 +25,7 @@
  * The pauses part (pauses-phase.ts): afp serve's own longest event-loop delay (target <= 50 ms) and a
  * GET /health probe's longest wait (<= 100 ms) over 30 s of registrations and of a scenario's mixed
  * traffic, in memory and with --data, a bare node:http server's wait beside them as the floor;
- * only with `--only pauses` (six runs of 30 s a round: too long to add to every full run).
+ * only with `--only pauses` (ten runs of 30 s a round: too long to add to every full run).
  * `--only mix|casino|load|recovery|sweep|memory|travel|pauses` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
@@ -408,7 +408,7 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'all' || flags.only === 'travel'
       ? await travelPart({ agents: flags.travelAgents, rounds: flags.rounds, log })
       : null;
-  // Not in a full run: 6 runs of 30 s a round, on their own machine's quiet (`--only pauses`).
+  // Not in a full run: 10 runs of 30 s a round, on their own machine's quiet (`--only pauses`).
   const pauses =
     flags.only === 'pauses'
       ? await pausesPart({

@@ -14,7 +14,9 @@
  * read... with the rate limits a scenario meets) as a user runs it with `--vus`; its floor is
  * `afp load URL --vus` on the bare server's GET. Each against afp serve in memory and with
  * `--data` (a fresh log, a checkpoint every BENCH_CHECKPOINT_EVERY commands so the span crosses
- * several), every server a fresh child process.
+ * several), every server a fresh child process; and each of those again with every thread but the
+ * loop's moved to the generator's core once the lead-in ends (`memory-apart`, `data-apart`): the
+ * loop alone on its core, as on a machine with a core to spare for the rest.
  * Pinned (cpu-pin.ts): the generator on one core, the server on the other, as the issue measured;
  * the probe runs in this process, unpinned. Each run lasts LEAD_IN_MS + `seconds`: the lead-in's
  * once-per-process costs (the JIT's warm-up, the checkpoint worker's start, the scenario's first
@@ -26,7 +28,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient } from '../src/client/admin-client.ts';
-import { GENERATOR_CPU, SERVER_CPU, pinned, unpinnedReason } from './cpu-pin.ts';
+import { GENERATOR_CPU, SERVER_CPU, pinThreadsApart, pinned, unpinnedReason } from './cpu-pin.ts';
 import { healthProbe, type ProbeResult } from './health-probe.ts';
 import { serveInChild } from './load-server-child.ts';
 import { pausesJson, pausesLines } from './pauses-report.ts';
@@ -45,7 +47,15 @@ const SCENARIO = join(import.meta.dirname, '..', 'scenarios', 'quickstart.yaml')
 const RUN_SLACK_MS = 60_000;
 
 export type PauseLoad = 'register' | 'mixed';
-export type PauseServer = 'memory' | 'data' | 'bare';
+/**
+ * `memory-apart`, `data-apart`: the same servers with every thread but the loop's moved to the
+ * generator's core after the lead-in (cpu-pin.ts pinThreadsApart). On one core, V8's helpers that
+ * mark and scavenge (and with --data the checkpoint replica's isolate) take turns with the loop,
+ * so a collection's pause there is partly their time; apart, the loop's own pauses remain.
+ */
+export type PauseServer = 'memory' | 'data' | 'memory-apart' | 'data-apart' | 'bare';
+const SERVERS: readonly PauseServer[] = ['memory', 'data', 'memory-apart', 'data-apart', 'bare'];
+const durable = (server: PauseServer): boolean => server === 'data' || server === 'data-apart';
 
 /** The server's own figures for the span (ms; null for the bare server, which has none). */
 export interface LoopFigures {
@@ -88,13 +98,19 @@ export interface PausesOptions {
   readonly log: (line: string) => void;
 }
 
-/** The measured span on a running server: lead-in, reset, probe and window over `seconds`, reset again. */
+/**
+ * The measured span on a running server: lead-in, `atWindow` (a reason it failed, or null), reset,
+ * probe and window over `seconds`, reset again.
+ */
 async function measuredSpan(
   api: string,
   healthUrl: string,
   seconds: number,
-): Promise<{ loop: LoopFigures | null; probe: ProbeResult }> {
+  atWindow: () => string | null,
+): Promise<{ loop: LoopFigures | null; probe: ProbeResult } | string> {
   await sleep(LEAD_IN_MS);
+  const failed = atWindow();
+  if (failed !== null) return failed;
   if (api !== '') await loopReset(api);
   const probe = healthProbe(healthUrl);
   await sleep(seconds * 1000);
@@ -173,21 +189,37 @@ async function pauseRun(
   try {
     const started =
       server === 'bare'
-        ? await serveInChild({ kind: 'api' }, SERVER_CPU).then((bare) => ({ url: bare.url, api: '', stop: bare.stop }))
+        ? await serveInChild({ kind: 'api' }, SERVER_CPU).then((bare) => ({
+            url: bare.url,
+            api: '',
+            stop: bare.stop,
+            pid: null as number | null,
+          }))
         : await startServeProcess({
             seed: '71',
             startMs: START_MS,
             cpu: SERVER_CPU,
             ...(options.serveNodeFlags.length > 0 ? { nodeFlags: options.serveNodeFlags } : {}),
-            ...(server === 'data' ? { dataFile: join(dir, 'pauses.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY } : {}),
-          }).then((serve) => ({ url: serve.urls['api'] ?? '', api: serve.urls['api'] ?? '', stop: serve.stop }));
+            ...(durable(server) ? { dataFile: join(dir, 'pauses.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY } : {}),
+          }).then((serve) => ({
+            url: serve.urls['api'] ?? '',
+            api: serve.urls['api'] ?? '',
+            stop: serve.stop,
+            pid: serve.pid as number | null,
+          }));
     try {
+      const apart = (): string | null => {
+        if (!server.endsWith('-apart') || started.pid === null) return null;
+        const moved = pinThreadsApart(started.pid, GENERATOR_CPU);
+        return typeof moved === 'string' ? `afp serve's threads could not be moved apart: ${moved}` : null;
+      };
       const healthUrl = server === 'bare' ? `${started.url}health` : `${started.url}/health`;
       const generated = generate(load, { url: started.url, bare: server === 'bare' }, { ...options, outDir: dir });
-      const span = await measuredSpan(started.api, healthUrl, options.seconds);
+      const span = await measuredSpan(started.api, healthUrl, options.seconds, apart);
       const sent = await generated;
+      if (typeof span === 'string') return span;
       if (typeof sent === 'string') return sent;
-      const checkpoints = server === 'data' ? await checkpointsOf(started.api) : null;
+      const checkpoints = durable(server) ? await checkpointsOf(started.api) : null;
       return { load, server, ...span, ...sent, loadAverage: loadavg()[0] ?? 0, checkpoints };
     } finally {
       await started.stop();
@@ -218,7 +250,7 @@ export async function pausesPart(options: PausesOptions): Promise<PausesResult> 
   );
   for (let round = 1; round <= options.rounds; round++)
     for (const load of ['register', 'mixed'] as const)
-      for (const server of ['memory', 'data', 'bare'] as const) {
+      for (const server of SERVERS) {
         const run = await pauseRun(load, server, { ...options, wrk });
         if (typeof run === 'string') {
           troubles.push(run);

@@ -4,6 +4,8 @@
  * only its CPU time: a loaded machine's waits for a core left out) and the worst
  * /health wait, each beside its target with PASS or MISS, the bare server's wait as the floor, and
  * the load average after each run (a busy machine's pauses are the machine's as much as afp's).
+ * The `-apart` rows (every thread but the loop's moved off its core) say what the same server does
+ * where the loop has a core of its own; the target is judged on `memory` and `data`.
  * Pure: the result in, lines or JSON out.
  */
 import type { PauseLoad, PauseRun, PauseServer, PausesResult } from './pauses-phase.ts';
@@ -15,6 +17,8 @@ export const TARGET_PROBE_MS = 100;
 const SERVER_NAMES: Record<PauseServer, string> = {
   memory: 'afp serve in memory',
   data: 'afp serve --data',
+  'memory-apart': "afp serve in memory, all but the loop's thread on the generator's core",
+  'data-apart': "afp serve --data, all but the loop's thread on the generator's core",
   bare: 'bare node:http (floor)',
 };
 const LOAD_NAMES: Record<PauseLoad, string> = {
@@ -70,7 +74,8 @@ export function pausesLines(result: PausesResult): string[] {
   ];
   for (const load of ['register', 'mixed'] as const) {
     lines.push(`${LOAD_NAMES[load]}:`);
-    for (const server of ['memory', 'data', 'bare'] as const) lines.push(...rowLines(result.runs, load, server));
+    for (const server of ['memory', 'data', 'memory-apart', 'data-apart', 'bare'] as const)
+      lines.push(...rowLines(result.runs, load, server));
   }
   for (const trouble of result.troubles) lines.push(`  trouble: ${trouble}`);
   return lines;
@@ -79,7 +84,7 @@ export function pausesLines(result: PausesResult): string[] {
 export function pausesJson(result: PausesResult): Record<string, unknown> {
   const verdicts: Record<string, unknown> = {};
   for (const load of ['register', 'mixed'] as const)
-    for (const server of ['memory', 'data'] as const) {
+    for (const server of ['memory', 'data', 'memory-apart', 'data-apart'] as const) {
       const own = result.runs.filter((run) => run.load === load && run.server === server);
       const loopMax = worst(own.map((run) => run.loop?.maxMs ?? null));
       const cpuMax = worst(own.map((run) => run.loop?.cpuMaxMs ?? null));

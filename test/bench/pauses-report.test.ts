@@ -27,7 +27,13 @@ const RESULT: PausesResult = {
   rounds: 2,
   unpinned: null,
   serveNodeFlags: [],
-  runs: [run('memory', 40, 90), run('memory', 80, 60), run('data', 30, 70), run('bare', null, 45)],
+  runs: [
+    run('memory', 40, 90),
+    run('memory', 80, 60),
+    run('data', 30, 70),
+    run('memory-apart', 23, 60),
+    run('bare', null, 45),
+  ],
   troubles: [],
 };
 
@@ -43,12 +49,16 @@ describe('the pauses report', () => {
     const data = lines.find((line) => line.startsWith('  afp serve --data'));
     expect(data).toContain('loop max 30.0 ms (target <= 50 ms: PASS');
     expect(lines).toContain('  bare node:http (floor): /health max 45.0 ms');
+    // The same server with all but its loop's thread off the loop's core: measured and judged the same way.
+    expect(lines.find((line) => line.startsWith('  afp serve in memory, all but'))).toBe(
+      "  afp serve in memory, all but the loop's thread on the generator's core: loop max 23.0 ms (target <= 50 ms: PASS; counting CPU only 11.5 ms: PASS), /health max 60.0 ms (target <= 100 ms: PASS)",
+    );
     // A --data run says what its checkpoints blocked, so a stall can be told from a checkpoint's.
     expect(lines.filter((line) => line.includes('7 checkpoints, longest loop block 12.0 ms CPU'))).toHaveLength(1);
     // Every round is listed under its server with the load average it ran at.
-    expect(lines.filter((line) => line.includes('load avg 1.5'))).toHaveLength(4);
-    // The mixed load has no run here: said, not hidden.
-    expect(lines.filter((line) => line.endsWith(': no run'))).toHaveLength(3);
+    expect(lines.filter((line) => line.includes('load avg 1.5'))).toHaveLength(5);
+    // The mixed load and register's data-apart have no run here: said, not hidden.
+    expect(lines.filter((line) => line.endsWith(': no run'))).toHaveLength(6);
   });
 
   test('the JSON gives the verdicts per load and server', () => {
@@ -62,6 +72,7 @@ describe('the pauses report', () => {
       probe_verdict: 'PASS',
     });
     expect(json.verdicts['mixed_data']?.['loop_verdict']).toBe('not measured');
+    expect(json.verdicts['register_memory-apart']?.['loop_verdict']).toBe('PASS');
   });
 });
 
