@@ -52,18 +52,23 @@ const THREADS_MAX = 256;
  * Moves every thread of process `pid` but its main thread (the event loop) to core `cpu`: V8's
  * helpers (parallel scavenges, concurrent marking), a Worker's isolate (afp serve's checkpoint
  * replica), libuv's pool. What a machine with cores to spare gives the loop: a core of its own.
- * Threads started later stay where they are. Returns how many moved, or why none could.
+ * Threads started later stay where they are. Returns the ids of the threads moved, or why none could.
  */
-export function pinThreadsApart(pid: number, cpu: number): number | string {
+export function pinThreadsApart(pid: number, cpu: number): readonly string[] | string {
   const unpinned = unpinnedReason();
   if (unpinned !== null || TASKSET === null) return unpinned ?? 'taskset is not installed';
   const tasks = `/proc/${pid}/task`;
   if (!existsSync(tasks)) return `no ${tasks}: a process's threads cannot be told apart here`;
-  let moved = 0;
+  const moved: string[] = [];
   for (const tid of readdirSync(tasks).slice(0, THREADS_MAX)) {
     if (tid === String(pid)) continue;
-    execFileSync(TASKSET, ['-p', '-c', String(cpu), tid], { stdio: 'ignore', timeout: 5_000 });
-    moved += 1;
+    try {
+      execFileSync(TASKSET, ['-p', '-c', String(cpu), tid], { stdio: 'ignore', timeout: 5_000 });
+    } catch (error) {
+      if (existsSync(join(tasks, tid))) throw error;
+      continue; // the thread ended since the listing: nothing to move
+    }
+    moved.push(tid);
   }
-  return moved > 0 ? moved : `no thread but the main one in ${tasks}`;
+  return moved.length > 0 ? moved : `no thread but the main one in ${tasks}`;
 }

@@ -140,7 +140,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   // signal sent once it is printed finds the check set up, as when this was a static import.
   if (parsed.target !== undefined) {
     const seconds = parsed.budgetSeconds ?? CHECK_BUDGET_SECONDS;
-    armTargetBudget({ command: 'check', target: parsed.target, seconds, write: io.err });
+    armTargetBudget({ command: 'check', target: parsed.target, seconds, write: io.err, seed: parsed.seed });
   }
   const resolved = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
   const dialectTarget = resolved?.dialects ?? null;

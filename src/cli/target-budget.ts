@@ -72,17 +72,19 @@ export function armTargetBudget(options: {
   readonly target: string;
   readonly seconds: number;
   readonly write?: (line: string) => void;
+  /** The run's seed, named in the line when the command has one (it is printed with every failure). */
+  readonly seed?: string | number;
 }): () => void {
   const timer = setTimeout(() => {
     const unfinished = SHARED_CONNECTIONS.unfinished();
     const calls = unfinished.length === 0 ? 'none under way' : unfinished.join(', ');
     const failure = unsettled(
-      `afp ${options.command}: the time budget of ${options.seconds} s against ${options.target} is spent (--max-seconds); calls that never finished: ${calls}`,
+      `afp ${options.command}: the time budget of ${options.seconds} s against ${options.target} is spent (--max-seconds); calls that never finished: ${calls}${options.seed === undefined ? '' : `\nseed: ${options.seed}`}`,
     );
     exitProcessNow(failure, options.write ?? ((text: string) => process.stderr.write(text)), () => {
       if (wantsJson(process.argv.slice(2)))
         process.stdout.write(
-          `${envelopeText(`afp ${options.command}`, { error: failure.message.trim() }, failure.exitCode)}\n`,
+          `${envelopeText(`afp ${options.command}`, { seed: options.seed, error: failure.message.trim() }, failure.exitCode)}\n`,
         );
     });
   }, options.seconds * 1_000);

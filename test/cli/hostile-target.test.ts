@@ -278,6 +278,19 @@ describe.skipIf(!linux)('afp against a hostile target', () => {
     );
   });
 
+  test('a check whose budget ends names its seed in the failure, and in --json', async () => {
+    const run = await runMeasured(['check', '--target', server.urlOf('stall'), '--seed', '77', '--max-seconds', '2'], {
+      killAfterMs: 30_000,
+    });
+    expect(run.code, run.stderr).toBe(4);
+    expect(run.stderr).toMatch(/the time budget of 2 s .* is spent .*\nseed: 77\n/);
+    const json = await runMeasured(
+      ['check', '--target', server.urlOf('stall'), '--seed', '77', '--max-seconds', '2', '--json'],
+      { killAfterMs: 30_000 },
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({ command: 'afp check', seed: '77', exit_code: 4 });
+  });
+
   test('nothing reaches the other origin the redirect modes point at; every mode names its cause', () => {
     expect(server.elsewhereHits()).toBe(0);
     expect(Object.keys(CAUSES).sort()).toEqual([...HOSTILE_MODES].sort());
