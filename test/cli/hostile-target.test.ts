@@ -98,7 +98,9 @@ const COMMANDS: readonly Command[] = [
   {
     name: 'check',
     stopS: BUDGET_S,
-    args: (url) => ['check', '--target', url, '--runs', '2', '--max-seconds', `${BUDGET_S}`, '-q'],
+    // A fixed seed: with some drawn seeds every command of two runs was one whose answer the check
+    // accepts from proto-keys' one body (a fresh clone's run held, naming no cause); seed 1 registers first.
+    args: (url) => ['check', '--target', url, '--runs', '2', '--seed', '1', '--max-seconds', `${BUDGET_S}`, '-q'],
   },
   {
     name: 'replay',
