@@ -19,7 +19,7 @@ const LAYERS = [
   ['http', '^src/http/'],
   ['server', '^src/server/'],
   ['client', '^src/client/'],
-  ['audit-maths', '^src/audit/(maths[.]ts$|(edge|fairness)/)'],
+  ['audit-maths', '^src/audit/((maths|options)[.]ts$|(edge|fairness)/)'],
   ['report', '^src/report/'],
   ['scenario', '^src/scenario/'],
   ['agent', '^src/agent/'],
@@ -133,36 +133,21 @@ function agentsRules() {
  * src/audit/probes.ts, for the probes alone, so `afp audit money` does not load the edge audit.
  * src/live/probe/ (`afp target probe`) has its own face, src/live/probe.ts, which is also a door of
  * src/live/: the probe's input, defaults and texts, light; the probe itself is import()ed.
+ * Light faces: live, check, load and the audit wing each have a second face, options.ts, with
+ * what a command reads while it checks its flags, before its heavy code loads (Node runs the
+ * sources without tree shaking, so a face loads every module behind it: `afp --help` 212 modules
+ * instead of 12, `afp check --bogus` 486 instead of 32). The audit's sits on the audit-maths floor,
+ * as live reads the scheme names through it. test/tooling/light-faces.test.ts bounds the modules
+ * each light face loads. One door per name: a name has one face.
  * [face, folder, doors]: doors are the files of the folder that outside files may import.
  */
 const FACES = [
-  ['live', 'src/live/', ['src/live.ts', 'src/live/probe.ts']],
+  ['live', 'src/live/', ['src/live.ts', 'src/live/options.ts', 'src/live/probe.ts']],
   ['probe', 'src/live/probe/', ['src/live/probe.ts']],
   ['sim', 'src/sim/', ['src/sim.ts']],
-  ['check', 'src/check/', ['src/check.ts']],
-  ['load', 'src/load/', ['src/load.ts']],
-  ['audit', 'src/audit/', ['src/audit.ts', 'src/audit/maths.ts', 'src/audit/probes.ts']],
-];
-
-/**
- * Light doors: small files of a folder that the CLI imports before a command's flags pass (or
- * import()s for the cheap first step). A face loads every module behind it, so going through it
- * there would undo the light start (docs/decisions/tooling.md "Command line": `afp --help` 12
- * modules, not 212; `afp check --bogus` 32, not 486). Each is imported directly by every outside
- * file that needs it, and its names are not re-exported by the face (one door per name).
- */
-const LIGHT_DOORS = [
-  'src/audit/fairness/scheme.ts',
-  'src/audit/live/fairness-limits.ts',
-  'src/check/check-options.ts',
-  'src/live/resolve-target.ts',
-  'src/load/metrics/out-flags.ts',
-  'src/load/scenario-profile.ts',
-  'src/load/shard.ts',
-  'src/load/system-load-clock.ts',
-  'src/load/url-check-spec.ts',
-  'src/load/url-method.ts',
-  'src/load/workers-max.ts',
+  ['check', 'src/check/', ['src/check.ts', 'src/check/options.ts']],
+  ['load', 'src/load/', ['src/load.ts', 'src/load/options.ts']],
+  ['audit', 'src/audit/', ['src/audit.ts', 'src/audit/maths.ts', 'src/audit/options.ts', 'src/audit/probes.ts']],
 ];
 
 /**
@@ -171,8 +156,10 @@ const LIGHT_DOORS = [
  * target-file reader pulls zod, yaml and the scenario readers (some 190 modules, ~60 ms a start):
  * through src/live.ts every audit and `afp load URL` loaded it though a URL target reads no file.
  * A scenario's load run (agents, the platform's routes, live), its workers, its run files and
- * autocannon: through src/load.ts `afp load URL` loaded them all for one URL. Imported directly, statically by the library entry (src/index.ts) and the command module that
- * runs them, by import() where a command reads a file; like a light door, its names are not re-exported by the face (one door per name).
+ * autocannon: through src/load.ts `afp load URL` loaded them all for one URL. Imported directly,
+ * statically by the library entry (src/index.ts) and the command module that runs them, by
+ * import() where a command reads a file; their names are not re-exported by the face (one door
+ * per name).
  */
 const APART_DOORS = [
   'src/live/target-file.ts',
@@ -216,12 +203,12 @@ function faceRules() {
   }));
   const outside = FACES.map(([name, folder, doors]) => ({
     name: `face-${name}`,
-    comment: `import ${folder} from outside it only through ${doors.join(' or ')} (or a light door, or a door apart) (.dependency-cruiser.cjs FACES, LIGHT_DOORS, APART_DOORS, K6_BUNDLED)`,
+    comment: `import ${folder} from outside it only through ${doors.join(' or ')} (or a door apart) (.dependency-cruiser.cjs FACES, APART_DOORS, K6_BUNDLED)`,
     severity: 'error',
     from: { path: '^(src|agents)/', pathNot: [`^${folder}`, ...[...doors, ...K6_BUNDLED].map(exactly)] },
     to: {
       path: `^${folder}`,
-      pathNot: [...doors, ...[...LIGHT_DOORS, ...APART_DOORS].filter((door) => door.startsWith(folder))].map(exactly),
+      pathNot: [...doors, ...APART_DOORS.filter((door) => door.startsWith(folder))].map(exactly),
       // An import() loads the one module it names, later, and no more: that is its point (a command's
       // work loads once its flags pass), so it may name an internal file; a face would load the folder.
       dependencyTypesNot: ['dynamic-import'],

@@ -3,8 +3,8 @@
 // no file outside src/audit/ imports (.dependency-cruiser.cjs FACES, rule face-audit). The wing's
 // pure maths (edge statistics and simulation, fairness schemes) sit on a lower floor, below report,
 // sim and live, so they have their own door at that floor: src/audit/maths.ts. One door per name:
-// this face does not repeat the maths. Light doors (LIGHT_DOORS): live/fairness-limits.ts. The
-// money, pot, settlement and replay probes have their own door, src/audit/probes.ts: `afp audit
+// this face does not repeat the maths. The light face, src/audit/options.ts, holds the bets'
+// bounds. The money, pot, settlement and replay probes have their own door, src/audit/probes.ts: `afp audit
 // money` runs them alone, and through this face it loaded the edge audit and its pages too.
 
 // The live house-edge audit: plan, run, findings, tables

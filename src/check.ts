@@ -1,7 +1,7 @@
 // The face of src/check/: the reference model and the property checks. Why a face: the folder's
 // other files are its internals, which no file outside src/check/ imports (.dependency-cruiser.cjs
-// FACES, rule face-check). Light doors (LIGHT_DOORS): check-options.ts (MAX_COMMANDS and the options'
-// checks, read before a check loads). The property archetype, bundled for k6 too, imports the model
+// FACES, rule face-check). The light face, src/check/options.ts, holds MAX_COMMANDS and the
+// options' checks, read before a check loads. The property archetype, bundled for k6 too, imports the model
 // and its commands directly (K6_BUNDLED): through this face the k6 script would reach node:* modules.
 
 // Running a check against the in-process platform

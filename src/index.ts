@@ -99,7 +99,7 @@ export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult 
 // Live targets: target files, resolution of a URL or file, findings and their reports.
 export { loadTargetFile, parseTargetFile, type TargetFileResult } from './live/target-file.ts';
 export type { Target } from './live.ts';
-export { resolveTarget, type ResolveResult } from './live/resolve-target.ts';
+export { resolveTarget, type ResolveResult } from './live/options.ts';
 export { SEVERITIES, type Finding, type Severity } from './report/findings/finding.ts';
 export type { FindingsReport } from './report/findings/findings-report.ts';
 export { renderFindingsJson } from './report/findings/findings-json.ts';

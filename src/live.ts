@@ -3,8 +3,8 @@
 // kit's (src/report/findings/). Why a face: the folder's other files are its internals, which no
 // file outside src/live/ imports (.dependency-cruiser.cjs FACES, rule face-live); a reader finds
 // the public part here, by concern. `afp target probe` has a face of its own, src/live/probe.ts
-// (face-probe): the one part of live a command drives alone, kept light. One small file is imported
-// directly as a light door, so a command's first step stays cheap (LIGHT_DOORS): resolve-target.ts.
+// (face-probe): the one part of live a command drives alone, kept light. The light face,
+// src/live/options.ts, resolves `--target`, so a command's first step stays cheap.
 // The target-file reader (target-file.ts: zod, yaml and the scenario readers, some 190 modules) is
 // a door apart (APART_DOORS), not re-exported here: a command given a URL never reads a file, and
 // through this face every live command loaded it (resolve-target.ts import()s it for a file).

@@ -1,8 +1,7 @@
 // The face of src/load/: `afp load`'s generator, metrics and thresholds as the CLI, the k6 export
 // and sweep use them. Why a face: the folder's other files are its internals, which no file outside
-// src/load/ imports (.dependency-cruiser.cjs FACES, rule face-load). Light doors (LIGHT_DOORS),
-// read while a command checks its flags: metrics/out-flags.ts, scenario-profile.ts, shard.ts,
-// system-load-clock.ts, url-check-spec.ts, url-method.ts, workers-max.ts. A command's import()
+// src/load/ imports (.dependency-cruiser.cjs FACES, rule face-load). The light face,
+// src/load/options.ts, holds what a command reads while it checks its flags. A command's import()
 // names the module it loads (url-load.ts, thresholds.ts); k6-agent-run.ts, bundled for k6, imports
 // live-turn.ts and load-run-pool.ts directly (K6_BUNDLED). Doors apart (APART_DOORS), imported
 // directly by the commands that run them: load-run.ts, load-workers.ts, load-run-file.ts,

@@ -1,7 +1,8 @@
 // The lower door of the audit wing: its pure maths, on the audit-maths layer (below report, sim and
 // live, which use it). Why a face of its own: src/audit.ts sits above live, so the lower layers
 // could not import it; this file is the one door they (and everything else) use for these names
-// (.dependency-cruiser.cjs FACES, rule face-audit). Light doors (LIGHT_DOORS): fairness/scheme.ts.
+// (.dependency-cruiser.cjs FACES, rule face-audit). The wing's light face, src/audit/options.ts,
+// on this floor too, holds the fairness schemes' names and types.
 // The fairness-checker archetype, bundled for k6, imports fairness/wire-bet.ts and
 // fairness/verify-wire-bet.ts directly (K6_BUNDLED): this face reaches node:worker_threads.
 

@@ -2,7 +2,7 @@
  * The flags of `afp audit fairness` (audit-fairness.ts, which re-exports this), parsed and checked
  * with light imports: audit.ts loads the audit, the schemes and the target files only once they pass.
  */
-import { FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX } from '../audit/live/fairness-limits.ts';
+import { FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX } from '../audit/options.ts';
 import type { Severity } from '../report/findings/finding.ts';
 import { stringFlag } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';

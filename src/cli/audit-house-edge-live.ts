@@ -39,7 +39,7 @@ import {
   liveVerdictText,
   writeEdgeAuditFiles,
 } from '../audit.ts';
-import type { FairnessScheme } from '../audit/fairness/scheme.ts';
+import type { FairnessScheme } from '../audit/options.ts';
 import { schemeByName } from '../audit/maths.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';

@@ -6,7 +6,7 @@
  * URL loads no in-process platform, a check of the model no dialects). Output and exit codes are check.ts's contract.
  */
 import type { CheckResult, CheckStop } from '../check.ts';
-import { MAX_COMMANDS } from '../check/check-options.ts';
+import { MAX_COMMANDS } from '../check/options.ts';
 import { DEFAULT_FAIL_ON } from '../report/findings/fail-on.ts';
 import type { Target } from '../live.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
@@ -15,7 +15,7 @@ import type { RecordFields } from './json-output.ts';
 import type { Progress } from './progress.ts';
 import type { InterruptIo } from './process-interrupt.ts';
 import type { Clock } from '../core/clock.ts';
-import type { CheckOptions } from '../check/check-options.ts';
+import type { CheckOptions } from '../check/options.ts';
 import type { FailOn } from '../report/findings/fail-on.ts';
 import { crashed, type Ending, invalidInput, PASSED, unlessUnfinished, unsettled } from '../core/command-failure.ts';
 

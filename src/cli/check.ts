@@ -34,9 +34,9 @@ import { STDERR, STDOUT } from './colour.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { targetUrlError } from '../client/target.ts';
 import { SystemClock } from '../core/clock.ts';
-import { checkOptionErrors, MAX_COMMANDS, RUNS_DEFAULT } from '../check/check-options.ts';
+import { checkOptionErrors, MAX_COMMANDS, RUNS_DEFAULT } from '../check/options.ts';
 import { parseFailOn } from '../report/findings/fail-on.ts';
-import type { ResolveResult } from '../live/resolve-target.ts';
+import type { ResolveResult } from '../live/options.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
@@ -189,7 +189,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
  * answer is returned as the failure it is: the caller exits 4, as every live command does.
  */
 async function targetOfDialects(spec: string): Promise<{ dialects: ResolveResult | null; notServe: string | null }> {
-  const { resolveTarget } = await import('../live/resolve-target.ts');
+  const { resolveTarget } = await import('../live/options.ts');
   const resolved = await resolveTarget(spec);
   if (!URL_PATTERN.test(spec)) return { dialects: resolved, notServe: null };
   if (!resolved.ok)

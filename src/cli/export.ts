@@ -23,9 +23,8 @@ import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './arg
 import { loadScenarioFile } from './scenario-file.ts';
 import { parseUrlRun, urlCredentials } from './url-flags.ts';
 import { readProfileFlags } from './profile-flags.ts';
-import { parseTagFlags } from '../load/metrics/out-flags.ts';
+import { parseTagFlags, profileSourceNote } from '../load/options.ts';
 import { profileOfScenario } from './scenario-profile-flags.ts';
-import { profileSourceNote } from '../load/scenario-profile.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import type { AnyAgentDefinition } from '../agent/agent.ts';
 import type { K8sUrls } from '../export/k6/k8s-urls.ts';

@@ -35,7 +35,7 @@ import { infoLines, verdictLines } from '../report/findings/findings-verdict.ts'
 import { writeFindingsReports } from '../report/findings/write-findings.ts';
 import type { ReportCheck, ReportFailure, ReportTable } from '../report/findings/findings-report.ts';
 import { findingsEnding, type FailOn } from '../report/findings/fail-on.ts';
-import { resolveTarget } from '../live/resolve-target.ts';
+import { resolveTarget } from '../live/options.ts';
 import type { Micro } from '../core/money.ts';
 import type { AuditIo } from './audit-io.ts';
 import { Progress } from './progress.ts';

@@ -32,15 +32,13 @@ import {
   parseThresholds,
   type Threshold,
 } from '../load.ts';
-import { parseOutFlags } from '../load/metrics/out-flags.ts';
-import { urlEndpointName } from '../load/url-method.ts';
-import { urlMethodOf } from '../load/url-method.ts';
+import { parseOutFlags, urlEndpointName, urlMethodOf } from '../load/options.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlCredentials, urlOf } from './url-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exitOf, refusedFigures, thresholdLines } from './load-view.ts';
 import type { InterruptSignal } from './process-interrupt.ts';
 import { endpointRequest, parseAutocannonFlags, type AutocannonFlags } from './autocannon-flags.ts';
-import { resolveTarget } from '../live/resolve-target.ts';
+import { resolveTarget } from '../live/options.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { usageLine } from './command-definition.ts';

@@ -7,7 +7,7 @@
  */
 import { STDERR, STDOUT } from './colour.ts';
 import { onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
-import { systemLoadClock } from '../load/system-load-clock.ts';
+import { systemLoadClock } from '../load/options.ts';
 import type { WaitClock } from '../core/clock.ts';
 
 export const LOAD_PLAIN_EVERY_MS = 5_000;

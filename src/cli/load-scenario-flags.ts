@@ -6,9 +6,7 @@
  * Why apart from load-scenario.ts: load.ts checks them with light imports and loads the run
  * (the agents, the platform model, the target files) only once they are valid.
  */
-import { parseOutFlags, type OutputSpec } from '../load/metrics/out-flags.ts';
-import { parseShard, WHOLE, type Shard } from '../load/shard.ts';
-import { WORKERS_MAX } from '../load/workers-max.ts';
+import { type OutputSpec, parseOutFlags, parseShard, type Shard, WHOLE, WORKERS_MAX } from '../load/options.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';

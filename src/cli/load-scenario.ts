@@ -22,8 +22,8 @@ import {
   parseThresholds,
   type Threshold,
 } from '../load.ts';
-import { shardLabel, shardShare, type Shard } from '../load/shard.ts';
-import { resolveTarget } from '../live/resolve-target.ts';
+import { profileSourceNote, type Shard, shardLabel, shardShare } from '../load/options.ts';
+import { resolveTarget } from '../live/options.ts';
 import type { Target } from '../live.ts';
 import type { MountUrls } from '../client/transport.ts';
 import type { Scenario } from '../scenario/scenario.ts';
@@ -31,7 +31,6 @@ import type { LoadSection } from '../scenario/load-schema.ts';
 import type { LoadedScenario } from './scenario-file.ts';
 import type { LoadFlags } from './load-scenario-flags.ts';
 import { profileOfScenario } from './scenario-profile-flags.ts';
-import { profileSourceNote } from '../load/scenario-profile.ts';
 import type { RecordFields } from './json-output.ts';
 import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
 import { againTo } from './process-interrupt.ts';

@@ -20,7 +20,7 @@
  * run's code (the generator, the live view, the reports) are import()ed where they are first used.
  */
 import { join } from 'node:path';
-import { parseOutFlags, type OutFlags } from '../load/metrics/out-flags.ts';
+import { parseOutFlags, type OutFlags } from '../load/options.ts';
 import { otherFormFlags, parseCommand, type ParsedArgs } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';

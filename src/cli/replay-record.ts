@@ -21,7 +21,7 @@ import {
 import { runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReplaySession } from '../replay/replay-session.ts';
 import { sendDeposit, applyMint, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
-import { resolveTarget } from '../live/resolve-target.ts';
+import { resolveTarget } from '../live/options.ts';
 import { type Target, RemoteServeClock, discoverTarget } from '../live.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';

@@ -7,7 +7,7 @@
  */
 import type { AnyAgentDefinition } from '../agent/agent.ts';
 import type { Scenario } from '../scenario/scenario.ts';
-import { derivedLoad, derivedRate, scenarioProfile, type ScenarioProfile } from '../load/scenario-profile.ts';
+import { derivedLoad, derivedRate, scenarioProfile, type ScenarioProfile } from '../load/options.ts';
 import { givesProfile, sectionOfFlags, type ProfileFlags } from './profile-flags.ts';
 
 export function profileOfScenario(

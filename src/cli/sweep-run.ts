@@ -10,7 +10,7 @@ import { writeTextFiles } from '../core/output-write-error.ts';
 import { join } from 'node:path';
 import { assert } from '../core/assert.ts';
 import { SystemClock } from '../core/clock.ts';
-import { shardArrivals, shardLabel, type Shard } from '../load/shard.ts';
+import { shardArrivals, shardLabel, type Shard } from '../load/options.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { isLivenessLimit, swarmScenario, PROBES } from '../sim.ts';
 import type { Scenario } from '../scenario/scenario.ts';

@@ -18,7 +18,7 @@
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { availableParallelism } from 'node:os';
-import { parseShard, WHOLE } from '../load/shard.ts';
+import { parseShard, WHOLE } from '../load/options.ts';
 import { SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-budget.ts';
 import { parseSeeds } from '../sweep/seeds.ts';
 import { SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';

@@ -27,8 +27,7 @@
 import { readBoundedFile } from '../core/text-file.ts';
 import type { LoadSection } from '../scenario/load-schema.ts';
 import type { UrlRequest } from '../load.ts';
-import { urlEndpointName, urlMethodOf } from '../load/url-method.ts';
-import { checksOfFlags } from '../load/url-check-spec.ts';
+import { checksOfFlags, urlEndpointName, urlMethodOf } from '../load/options.ts';
 import { UNIT_MS } from '../scenario/duration-text.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { durationFlag, readProfileFlags, sectionOfFlags } from './profile-flags.ts';

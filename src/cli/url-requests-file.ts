@@ -20,8 +20,7 @@
 import { parse } from 'yaml';
 import { readTextFile } from '../core/text-file.ts';
 import { MAX_CHECKS, type UrlRequest } from '../load.ts';
-import { checksOfMap } from '../load/url-check-spec.ts';
-import { URL_METHODS } from '../load/url-method.ts';
+import { checksOfMap, URL_METHODS } from '../load/options.ts';
 import { headersOf, urlCredentials } from './url-request-parts.ts';
 
 export const REQUESTS_FILE_LIMITS = { bytes: 1_048_576, requests: 100, nameChars: 200 } as const;

@@ -24,7 +24,7 @@ import { AdminClient } from '../client/admin-client.ts';
 import { parseTarget, targetUrlError } from '../client/target.ts';
 import type { MountUrls } from '../client/transport.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from '../audit/fairness/scheme.ts';
+import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from '../audit/options.ts';
 import { DIALECT_NAMES, type DialectName } from './target.ts';
 
 /** The service mounts a mounts list may name, in the order they are read. */

@@ -14,7 +14,7 @@
 import * as z from 'zod';
 import { targetUrlError } from '../client/target.ts';
 import { FAULT_SERVICES as SERVICES, renderFileJsonSchema } from '../scenario/scenario-schema.ts';
-import { FAIRNESS_SCHEME_NAMES } from '../audit/fairness/scheme.ts';
+import { FAIRNESS_SCHEME_NAMES } from '../audit/options.ts';
 import { OPERATION_NAMES, type OperationName } from './operations.ts';
 import { DIALECT_NAMES } from './target.ts';
 

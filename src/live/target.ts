@@ -8,7 +8,7 @@
  * commands do).
  */
 import type { ServiceName } from '../platform/platform.ts';
-import type { FairnessSchemeName } from '../audit/fairness/scheme.ts';
+import type { FairnessSchemeName } from '../audit/options.ts';
 
 export const DIALECT_NAMES = ['A', 'B', 'short', 'deployed'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];

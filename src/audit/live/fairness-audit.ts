@@ -38,9 +38,8 @@ import { AnswerTally } from './answer-consistency.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 import { DrawTally } from './draw-agreement.ts';
 
-import { FAIRNESS_BETS_MAX } from './fairness-limits.ts';
+import { FAIRNESS_BETS_MAX } from '../fairness/bets-limits.ts';
 
-export { FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX } from './fairness-limits.ts';
 /** Bets asked per history page (the dialects cap it: style B 100, the deployment 200). */
 export const HISTORY_PAGE_BETS = 200;
 export const VARIANTS_COMPARED_MAX = 200;

@@ -16,7 +16,7 @@
 import { targetUrlError } from '../../client/target.ts';
 import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
-import { RESOLVE_TIMEOUT_MS, resolveTarget } from '../../live/resolve-target.ts';
+import { RESOLVE_TIMEOUT_MS, resolveTarget } from '../../live/options.ts';
 import { announcedApi, announcedMounts, deployedDialectRefusal, readMounts, servedDialects } from '../../live.ts';
 import { loadMounts } from '../../load/load-run.ts';
 
