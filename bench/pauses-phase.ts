@@ -31,7 +31,7 @@ import { AdminClient } from '../src/client/admin-client.ts';
 import { GENERATOR_CPU, SERVER_CPU, pinThreadsApart, pinned, unpinnedReason } from './cpu-pin.ts';
 import { healthProbe, type ProbeResult } from './health-probe.ts';
 import { serveInChild } from './load-server-child.ts';
-import { pausesJson, pausesLines } from './pauses-report.ts';
+import { PAUSE_SERVERS, type PauseServer, pausesJson, pausesLines } from './pauses-report.ts';
 import { startServeProcess } from './serve-process.ts';
 import { runTool } from './tool-process.ts';
 import { BENCH_CHECKPOINT_EVERY } from './write-phase.ts';
@@ -47,14 +47,6 @@ const SCENARIO = join(import.meta.dirname, '..', 'scenarios', 'quickstart.yaml')
 const RUN_SLACK_MS = 60_000;
 
 export type PauseLoad = 'register' | 'mixed';
-/**
- * `memory-apart`, `data-apart`: the same servers with every thread but the loop's moved to the
- * generator's core after the lead-in (cpu-pin.ts pinThreadsApart). On one core, V8's helpers that
- * mark and scavenge (and with --data the checkpoint replica's isolate) take turns with the loop,
- * so a collection's pause there is partly their time; apart, the loop's own pauses remain.
- */
-export type PauseServer = 'memory' | 'data' | 'memory-apart' | 'data-apart' | 'bare';
-const SERVERS: readonly PauseServer[] = ['memory', 'data', 'memory-apart', 'data-apart', 'bare'];
 const durable = (server: PauseServer): boolean => server === 'data' || server === 'data-apart';
 
 /** The server's own figures for the span (ms; null for the bare server, which has none). */
@@ -179,6 +171,31 @@ async function generate(
   return `afp load: exit ${String(run.code)}: ${(run.stderr || run.stdout).trim().slice(-300)}`;
 }
 
+/** A server of a pauses run: where to send the load (`api` empty for the bare server) and its pid, if afp's. */
+interface StartedServer {
+  readonly url: string;
+  readonly api: string;
+  readonly pid: number | null;
+  stop(): Promise<void>;
+}
+
+/** Starts a server of `server` kind on SERVER_CPU; `--data` ones keep their file in `dir`. */
+async function startServer(server: PauseServer, dir: string, options: PausesOptions): Promise<StartedServer> {
+  if (server === 'bare') {
+    const bare = await serveInChild({ kind: 'api' }, SERVER_CPU);
+    return { url: bare.url, api: '', pid: null, stop: bare.stop };
+  }
+  const serve = await startServeProcess({
+    seed: '71',
+    startMs: START_MS,
+    cpu: SERVER_CPU,
+    ...(options.serveNodeFlags.length > 0 ? { nodeFlags: options.serveNodeFlags } : {}),
+    ...(durable(server) ? { dataFile: join(dir, 'pauses.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY } : {}),
+  });
+  const api = serve.urls['api'] ?? '';
+  return { url: api, api, pid: serve.pid, stop: serve.stop };
+}
+
 /** One run: a fresh server of `server` kind under `load`, its span measured. */
 async function pauseRun(
   load: PauseLoad,
@@ -187,26 +204,7 @@ async function pauseRun(
 ): Promise<PauseRun | string> {
   const dir = await mkdtemp(join(tmpdir(), 'afp-bench-pauses-'));
   try {
-    const started =
-      server === 'bare'
-        ? await serveInChild({ kind: 'api' }, SERVER_CPU).then((bare) => ({
-            url: bare.url,
-            api: '',
-            stop: bare.stop,
-            pid: null as number | null,
-          }))
-        : await startServeProcess({
-            seed: '71',
-            startMs: START_MS,
-            cpu: SERVER_CPU,
-            ...(options.serveNodeFlags.length > 0 ? { nodeFlags: options.serveNodeFlags } : {}),
-            ...(durable(server) ? { dataFile: join(dir, 'pauses.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY } : {}),
-          }).then((serve) => ({
-            url: serve.urls['api'] ?? '',
-            api: serve.urls['api'] ?? '',
-            stop: serve.stop,
-            pid: serve.pid as number | null,
-          }));
+    const started = await startServer(server, dir, options);
     try {
       const apart = (): string | null => {
         if (!server.endsWith('-apart') || started.pid === null) return null;
@@ -250,7 +248,7 @@ export async function pausesPart(options: PausesOptions): Promise<PausesResult> 
   );
   for (let round = 1; round <= options.rounds; round++)
     for (const load of ['register', 'mixed'] as const)
-      for (const server of SERVERS) {
+      for (const server of PAUSE_SERVERS) {
         const run = await pauseRun(load, server, { ...options, wrk });
         if (typeof run === 'string') {
           troubles.push(run);

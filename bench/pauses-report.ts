@@ -8,7 +8,19 @@
  * where the loop has a core of its own; the target is judged on `memory` and `data`.
  * Pure: the result in, lines or JSON out.
  */
-import type { PauseLoad, PauseRun, PauseServer, PausesResult } from './pauses-phase.ts';
+import type { PauseLoad, PauseRun, PausesResult } from './pauses-phase.ts';
+
+/**
+ * The servers of a pauses run, in the order they run and print. `memory-apart`, `data-apart`: the
+ * same servers with every thread but the loop's moved to the generator's core after the lead-in
+ * (cpu-pin.ts pinThreadsApart). On one core, V8's helpers that mark and scavenge (and with --data
+ * the checkpoint replica's isolate) take turns with the loop, so a collection's pause there is
+ * partly their time; apart, the loop's own pauses remain.
+ */
+export const PAUSE_SERVERS = ['memory', 'data', 'memory-apart', 'data-apart', 'bare'] as const;
+export type PauseServer = (typeof PAUSE_SERVERS)[number];
+/** The afp serve kinds: every server but the bare floor, which has no loop figures of its own. */
+const SERVE_KINDS = PAUSE_SERVERS.filter((server) => server !== 'bare');
 
 /** Issue 71 part 1's targets: the server's own longest event-loop delay, and the longest /health wait beside it. */
 export const TARGET_LOOP_DELAY_MS = 50;
@@ -74,8 +86,7 @@ export function pausesLines(result: PausesResult): string[] {
   ];
   for (const load of ['register', 'mixed'] as const) {
     lines.push(`${LOAD_NAMES[load]}:`);
-    for (const server of ['memory', 'data', 'memory-apart', 'data-apart', 'bare'] as const)
-      lines.push(...rowLines(result.runs, load, server));
+    for (const server of PAUSE_SERVERS) lines.push(...rowLines(result.runs, load, server));
   }
   for (const trouble of result.troubles) lines.push(`  trouble: ${trouble}`);
   return lines;
@@ -84,7 +95,7 @@ export function pausesLines(result: PausesResult): string[] {
 export function pausesJson(result: PausesResult): Record<string, unknown> {
   const verdicts: Record<string, unknown> = {};
   for (const load of ['register', 'mixed'] as const)
-    for (const server of ['memory', 'data', 'memory-apart', 'data-apart'] as const) {
+    for (const server of SERVE_KINDS) {
       const own = result.runs.filter((run) => run.load === load && run.server === server);
       const loopMax = worst(own.map((run) => run.loop?.maxMs ?? null));
       const cpuMax = worst(own.map((run) => run.loop?.cpuMaxMs ?? null));
