@@ -10,25 +10,10 @@
  * Also a gateway's answer met on a call (gateway-answer.ts): a minor finding of kind `limit`, one
  * per operation and status, since the page is no answer of the API's to read a shape from.
  */
-import type { JsonValue } from '../core/errors.ts';
 import type { FindingInput, Severity } from '../report/findings/finding.ts';
+import { deviationTitle } from './deviation-title.ts';
 import { gatewayFate } from './gateway-answer.ts';
 import type { CallDeviation, GatewayMeeting, SentRequest } from './live-session.ts';
-
-const TITLES = {
-  renamed: (field: string, expected: JsonValue) => `\`${field}\` is what the documents call \`${String(expected)}\``,
-  fallback: (field: string, expected: JsonValue) =>
-    `answered \`${field}\` (the documents' name) where the dialect has \`${String(expected)}\``,
-  missing: (field: string) => `\`${field}\` is missing`,
-  type: (field: string, expected: JsonValue) => `\`${field}\` is not ${String(expected)}`,
-  unknown: (field: string) => `\`${field}\` is not in the documents`,
-  'error-shape': (field: string, expected: JsonValue) =>
-    `error body without \`${field}\` (expected ${String(expected)})`,
-  'not-json': () => 'the answer is not JSON',
-  'too-large': () => "the answer's body is larger than afp reads (--max-body-mb)",
-  'too-deep': () => "the answer's JSON is nested deeper than afp reads",
-  redirect: (_field: string, expected: JsonValue) => `answered a redirect afp does not follow (${String(expected)})`,
-} as const;
 
 /** Deviations of the whole answer: one finding per operation, whatever the field. */
 const WHOLE_ANSWER: ReadonlySet<string> = new Set(['too-large', 'too-deep', 'redirect']);
@@ -50,7 +35,7 @@ export function deviationFinding(call: CallDeviation, curlOf: (request: SentRequ
       : `shape:${call.op}:${deviation.kind}:${field}`,
     severity: severityOf(call),
     kind: 'shape',
-    title: `${call.op}: ${TITLES[deviation.kind](field, deviation.expected)}`,
+    title: `${call.op}: ${deviationTitle(deviation.kind, field, deviation.expected)}`,
     endpoint: `${call.op} (${call.endpoint})`,
     field,
     expected: deviation.expected,
