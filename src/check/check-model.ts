@@ -182,6 +182,8 @@ export function modelFaults(outages: {
 
 export interface CheckModel {
   nowMs: number;
+  /** Commands this run sent (their preconditions held); a check whose runs sent none checked nothing. */
+  commandsRun: number;
   readonly config: PlatformConfig;
   readonly capabilities: CheckCapabilities;
   readonly names: RunNames;
@@ -221,6 +223,7 @@ export function createModel(options: ModelOptions): CheckModel {
   const config = options.config ?? DEFAULT_CONFIG;
   return {
     nowMs: options.nowMs,
+    commandsRun: 0,
     config,
     capabilities: options.capabilities,
     names: options.names,

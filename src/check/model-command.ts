@@ -66,6 +66,7 @@ export class ModelCommand implements AsyncCommand<CheckModel, CheckSystem> {
   }
 
   async run(model: CheckModel, system: CheckSystem): Promise<void> {
+    model.commandsRun += 1;
     if (!model.capabilities.exactTime) advanceModel(model, Math.max(model.nowMs, system.nowMs()));
     const charges = this.allCharges(model);
     await this.spec.execute(model, system);

@@ -59,10 +59,13 @@ export interface CheckFailure {
 }
 
 export interface CheckResult {
+  /** No run failed. Runs that sent no command (commandsRun 0) hold vacuously: the CLI fails them (exit 4). */
   readonly ok: boolean;
   readonly seed: number;
   /** Runs executed up to and including the first failure (all of them when ok). */
   readonly runs: number;
+  /** Commands sent over those runs, shrinking's aside; 0 when every drawn command waited on one that never came. */
+  readonly commandsRun: number;
   readonly shrinks: number;
   readonly target: string;
   readonly notes: readonly string[];
@@ -83,15 +86,21 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     maxCommands,
     ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }),
   });
+  let commandsRun = 0;
   const property = fc.asyncProperty(input, async ([commands, prelude]) => {
     const run = await target.newRun();
-    await fc.asyncModelRun(() => run, [...prelude, ...commands]);
+    try {
+      await fc.asyncModelRun(() => run, [...prelude, ...commands]);
+    } finally {
+      commandsRun += run.model.commandsRun;
+    }
     options.onRun?.();
   });
   const details = await checkProperty(property, options.seed, options.runs, replay, options.stop);
   const base = {
     seed: options.seed,
     runs: details.numRuns,
+    commandsRun,
     shrinks: details.numShrinks,
     target: target.description,
     ...(details.interrupted && options.stop?.signal.aborted === true ? { interrupted: true } : {}),

@@ -23,10 +23,10 @@ import {
 import { curlOf } from '../live.ts';
 import { SEVERITIES, type Finding } from '../report/findings/finding.ts';
 import { findingsEnding, reachesFailOn, type FailOn } from '../report/findings/fail-on.ts';
-import { checkRecordFields, formatOutcome, type FailingFindings } from './check-outcome.ts';
+import { checkRecordFields, formatOutcome, type FailingFindings, ranNothing } from './check-outcome.ts';
 import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';
-import { type Ending, unlessUnfinished } from '../core/command-failure.ts';
+import { type Ending, unlessUnfinished, unsettled } from '../core/command-failure.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;
@@ -63,6 +63,7 @@ export async function checkThroughDialect(
     record({ files: paths });
   }
   if (result.failure !== undefined) return failureEnding(result.failure.kind);
+  if (ranNothing(result)) return unsettled();
   return unlessUnfinished(findingsEnding(findings, request.failOn), result.interrupted === true);
 }
 

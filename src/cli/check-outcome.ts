@@ -33,6 +33,26 @@ function failsOnFindings(result: CheckResult, verdict: FailingFindings | undefin
   return result.failure === undefined && verdict !== undefined && verdict.failing.length > 0;
 }
 
+/**
+ * Whether runs that held sent no command at all: every drawn command waited on an agent, an account
+ * or room in the limits that no earlier command made (fast-check skips a command whose
+ * precondition fails, and may draw an empty sequence). Nothing was checked, so it is no pass: a
+ * target answering junk to everything held two such runs. Exit 4, as a run that could not be set up.
+ */
+export function ranNothing(result: CheckResult): boolean {
+  return result.failure === undefined && result.interrupted !== true && result.commandsRun === 0;
+}
+
+/** The line of a check whose runs sent nothing (`error` in --json, the reports' summary). */
+export function nothingRanError(result: CheckResult): string {
+  return `no command was sent in ${result.runs} run${result.runs === 1 ? '' : 's'}, so nothing was checked (the runs drew no command whose precondition held: none at all, or only commands that wait on an agent, an account or room in the limits that no earlier command made); run more --runs or another --seed`;
+}
+
+/** --json's failure of a check whose runs sent nothing (kind `nothing-sent`), else null. */
+function nothingSentFailure(result: CheckResult): Readonly<Record<string, unknown>> | null {
+  return ranNothing(result) ? { kind: 'nothing-sent', error: nothingRanError(result), commands: [], path: null } : null;
+}
+
 /** What `--json` records of a check's outcome, in-process or through a target's dialects alike. */
 export function checkRecordFields(result: CheckResult, verdict?: FailingFindings): Readonly<Record<string, unknown>> {
   const failure = result.failure;
@@ -47,13 +67,14 @@ export function checkRecordFields(result: CheckResult, verdict?: FailingFindings
     : null;
   return {
     runs: result.runs,
+    commands_run: result.commandsRun,
     shrinks: result.shrinks,
     target: result.target,
     notes: result.notes,
     ...(result.interrupted === true ? { interrupted: true } : {}),
     failure:
       failure === undefined
-        ? findingsFailure
+        ? (findingsFailure ?? nothingSentFailure(result))
         : {
             kind: failure.kind,
             error: failure.error,
@@ -85,11 +106,16 @@ export function formatOutcome(
     if (result.interrupted === true) lines.push('interrupted: the check was cut short before its runs were done');
     return `${lines.join('\n')}\n`;
   }
+  if (ranNothing(result)) {
+    lines.push(`FAILED: ${nothingRanError(result)}`, `seed: ${result.seed}`);
+    return `${lines.join('\n')}\n`;
+  }
   if (failure === undefined) {
+    const sent = `${result.commandsRun} sent`;
     lines.push(
       result.interrupted === true
-        ? `interrupted: ${result.runs} runs held (${atMost}) before the check was cut short, so it is not a pass`
-        : `ok: ${result.runs} runs held (${atMost})`,
+        ? `interrupted: ${result.runs} runs held (${atMost}, ${sent}) before the check was cut short, so it is not a pass`
+        : `ok: ${result.runs} runs held (${atMost}, ${sent})`,
     );
     return `${lines.join('\n')}\n`;
   }

@@ -12,7 +12,7 @@ import type { Finding } from '../report/findings/finding.ts';
 import type { ReportCheck, ReportFailure } from '../report/findings/findings-report.ts';
 import { writeFindingsReports } from '../report/findings/write-findings.ts';
 import type { FailOn } from '../report/findings/fail-on.ts';
-import { failureCurl } from './check-outcome.ts';
+import { failureCurl, nothingRanError, ranNothing } from './check-outcome.ts';
 
 /** The report's checks: the sequences as one check, and one skipped check per command left out. */
 export function reportChecks(
@@ -33,7 +33,7 @@ export function reportChecks(
       : {
           name,
           group: 'check',
-          status: findingIds.length > 0 ? 'finding' : 'pass',
+          status: ranNothing(result) ? 'fail' : findingIds.length > 0 ? 'finding' : 'pass',
           findingIds,
           detail:
             result.commands === undefined
@@ -60,6 +60,7 @@ function requestText(failure: NonNullable<CheckResult['failure']>): string {
 /** What the check's failure (exit 3 mismatch, 4 unavailable, 1 error) puts first in the reports' verdict. */
 export function reportFailure(result: CheckResult): ReportFailure | null {
   const failure = result.failure;
+  if (ranNothing(result)) return { summary: `the check could not run: ${nothingRanError(result)}` };
   if (failure === undefined)
     return result.interrupted === true
       ? {

@@ -10,7 +10,7 @@ import { MAX_COMMANDS } from '../check/options.ts';
 import { DEFAULT_FAIL_ON } from '../report/findings/fail-on.ts';
 import type { Target } from '../live.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
-import { checkRecordFields, formatOutcome } from './check-outcome.ts';
+import { checkRecordFields, formatOutcome, ranNothing } from './check-outcome.ts';
 import type { RecordFields } from './json-output.ts';
 import type { Progress } from './progress.ts';
 import type { InterruptIo } from './process-interrupt.ts';
@@ -159,6 +159,7 @@ async function checkModelRuns(check: CheckRunsInput, io: CheckIo, record: Record
     record({ files: paths });
   }
   if (result.failure !== undefined) return failureEnding(result.failure.kind);
+  if (ranNothing(result)) return unsettled();
   return unlessUnfinished(PASSED, result.interrupted === true);
 }
 

@@ -23,7 +23,7 @@ describe('afp check, interrupted', () => {
     expect(result).toMatchObject({ runs: 3, interrupted: true });
     expect(result.failure).toBeUndefined();
     expect(formatResult(result)).toContain(
-      'interrupted: 3 runs held (at most 116 commands each) before the check was cut short, so it is not a pass',
+      `interrupted: 3 runs held (at most 116 commands each, ${result.commandsRun} sent) before the check was cut short, so it is not a pass`,
     );
     const whole = await runCheck({
       seed: 42,

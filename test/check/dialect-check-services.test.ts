@@ -103,7 +103,7 @@ describe('afp check through the deployed trading and domains', () => {
     expect(seen('rule:domains.transfer.priced:deployed')).toBe('no priced transfer');
     // The stand-in keeps afp's 0.2% fee (docs/decisions/deployed-dialect.md), so the fee rule passes: no fee finding.
     expect(report.findings.some((finding) => finding.id.startsWith('rule:trading.fee.rate'))).toBe(false);
-    expect(out).toMatch(/^ok: 10 runs held \(at most 60 commands each\)$/m);
+    expect(out).toMatch(/^ok: 10 runs held \(at most 60 commands each, \d+ sent\)$/m);
   });
 
   test('the stand-in run with trading-fee-unpaid: a fee of 0 is the target’s own rule, a minor finding (exit 3 with --fail-on minor)', async () => {

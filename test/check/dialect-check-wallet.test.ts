@@ -89,7 +89,7 @@ describe('afp check through the deployed wallet', () => {
     expect(commands).toEqual(expect.arrayContaining(WALLET_ROWS));
     expect(out).not.toMatch(/^note: command wallet/m);
     expect(out).toMatch(/^findings: (\d+) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
-    expect(out).toMatch(/^ok: 4 runs held \(at most 40 commands each\)$/m);
+    expect(out).toMatch(/^ok: 4 runs held \(at most 40 commands each, \d+ sent\)$/m);
   });
 
   test('a target file that cannot fund a wallet address: the send left out with the reason, the other wallet rows run', async () => {

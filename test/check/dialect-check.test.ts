@@ -168,7 +168,7 @@ describe('afp check --target FILE', () => {
         /^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, escrowReleaseThroughMcp, withdrawAboveBalance$/m,
       );
       expect(out).toMatch(/^findings: 0 \(0 critical, 0 major, 0 minor, 0 info\)$/m);
-      expect(out).toMatch(/^ok: 4 runs held \(at most 20 commands each\)$/m);
+      expect(out).toMatch(/^ok: 4 runs held \(at most 20 commands each, \d+ sent\)$/m);
       const junit = await readFile(join(directory, 'report', 'findings.junit.xml'), 'utf8');
       expect(junit).toMatch(/<testcase [^>]*name="model-based sequences \(4 runs, seed 9\)"/);
     } finally {
@@ -250,7 +250,7 @@ describe('afp check against afp serve --dialect deployed', () => {
       expect(out).toMatch(/through its dialects: casino deployed, escrow deployed, faucet deployed$/m);
       expect(out).toMatch(/^findings: ([1-9]\d*) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
       expect(out).toMatch(/^ {2}info shape:casino.balance:renamed:balance_usd: /m);
-      expect(out).toMatch(/^ok: 3 runs held \(at most 12 commands each\)$/m);
+      expect(out).toMatch(/^ok: 3 runs held \(at most 12 commands each, \d+ sent\)$/m);
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

@@ -107,10 +107,23 @@ describe('afp check (CLI, in-process)', () => {
   it("says the commands a run had at most; refuses the MCP doors' defects, which nothing in-process calls", async () => {
     const short = capture();
     expect(await main(['--seed', '3', '--runs', '5', '--max-commands', '1'], short.io)).toBe(0);
-    expect(short.out()).toMatch(/^ok: 5 runs held \(at most 1 command each\)$/m);
+    expect(short.out()).toMatch(/^ok: 5 runs held \(at most 1 command each, \d+ sent\)$/m);
     const mcp = capture();
     expect(await main(['--seed', '3', '--defect', 'mcp-release-credits-nobody'], mcp.io)).toBe(2);
     expect(mcp.err()).toContain("acts on afp serve --dialect deployed's MCP doors only");
+  });
+
+  it('runs that sent no command checked nothing: FAILED with the seed, exit 4, never ok', async () => {
+    // Seed 1's one run of at most one command draws no registration, so nothing is sent.
+    const result = await runCheck({ seed: 1, runs: 1, maxCommands: 1 });
+    expect(result).toMatchObject({ ok: true, commandsRun: 0 });
+    const empty = capture();
+    expect(await main(['--seed', '1', '--runs', '1', '--max-commands', '1'], empty.io)).toBe(4);
+    expect(empty.out()).toMatch(/^FAILED: no command was sent in 1 run, so nothing was checked \(.*\)/m);
+    expect(empty.out()).toMatch(/^seed: 1$/m);
+    expect(empty.out()).not.toMatch(/^ok:/m);
+    const sent = await runCheck({ seed: 3, runs: 1, maxCommands: 1 });
+    expect(sent.commandsRun).toBe(1);
   });
 
   it('reports every invalid flag together and exits 2', async () => {

@@ -13,6 +13,7 @@ const HELD: CheckResult = {
   ok: true,
   seed: 3,
   runs: 10,
+  commandsRun: 137,
   shrinks: 0,
   target: 'afp-serve (T.yaml) through its dialects',
   notes: [],
@@ -47,8 +48,26 @@ describe('afp check verdict', () => {
 
   test('no finding at --fail-on: ok, failure null', () => {
     const verdict = { failOn: 'major', failing: [] };
-    expect(formatOutcome([], HELD, 40, verdict)).toBe('ok: 10 runs held (at most 40 commands each)\n');
+    expect(formatOutcome([], HELD, 40, verdict)).toBe('ok: 10 runs held (at most 40 commands each, 137 sent)\n');
     expect(checkRecordFields(HELD, verdict)['failure']).toBeNull();
+    expect(checkRecordFields(HELD, verdict)['commands_run']).toBe(137);
+  });
+
+  test('runs that held but sent no command checked nothing: FAILED with the seed, never ok; the reports fail it', () => {
+    const empty: CheckResult = { ...HELD, runs: 2, commandsRun: 0 };
+    const text = formatOutcome(['target: t'], empty, 40);
+    expect(text).toMatch(
+      /^target: t\nFAILED: no command was sent in 2 runs, so nothing was checked \(.*\); run more --runs or another --seed\nseed: 3\n$/,
+    );
+    expect(text).not.toContain('ok:');
+    expect(checkRecordFields(empty)).toMatchObject({
+      commands_run: 0,
+      failure: { kind: 'nothing-sent', commands: [] },
+    });
+    expect(reportChecks(empty, [])[0]?.status).toBe('fail');
+    expect(reportFailure(empty)?.summary).toMatch(/^the check could not run: no command was sent in 2 runs/);
+    // Interrupted before any command: said as interrupted, not as nothing sent.
+    expect(formatOutcome([], { ...empty, interrupted: true }, 40)).toMatch(/^interrupted: 2 runs held/);
   });
 
   test("the report's test case of an in-process check: the sequences, pass or fail with the reproduce command", () => {

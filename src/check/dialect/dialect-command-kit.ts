@@ -61,6 +61,7 @@ export class Command implements DialectCommand {
   }
 
   async run(model: DialectModel, system: DialectSystem): Promise<void> {
+    model.commandsRun += 1;
     try {
       await this.body(model, system);
     } catch (error) {

@@ -52,6 +52,8 @@ export interface DialectEscrow {
 }
 
 export interface DialectModel {
+  /** Commands this run sent (their preconditions held); a check whose runs sent none checked nothing. */
+  commandsRun: number;
   readonly accounts: DialectAccount[];
   readonly escrows: DialectEscrow[];
   /** The rounding of the casino's shown amounts (SHOWN_ROUNDING_MICRO of its dialect). */
@@ -134,6 +136,7 @@ export function createDialectModel(
 ): DialectModel {
   assert(accounts.length === balancesMicro.length, 'one starting balance per account');
   return {
+    commandsRun: 0,
     accounts: accounts.map((account, slot) => ({
       slot,
       agentId: account.agentId,

@@ -193,6 +193,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     },
   );
   let first: FirstFailure | null = null;
+  let commandsRun = 0;
   const property = fc.asyncProperty(commands, async (drawn) => {
     const run = await newRun();
     try {
@@ -204,6 +205,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
       first ??= { error };
       throw error;
     } finally {
+      commandsRun += run.model.commandsRun;
       await closeLeftPositions(run.model, run.real);
     }
     options.onRun?.();
@@ -212,6 +214,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const result = {
     ...base,
     runs: details.numRuns,
+    commandsRun,
     shrinks: details.numShrinks,
     ...(details.interrupted && options.stop?.signal.aborted === true ? { interrupted: true } : {}),
     notes: [...planned.notes, ...outages.summary()],
@@ -262,6 +265,7 @@ function unplanned(
     ...base,
     ok: false,
     runs: 0,
+    commandsRun: 0,
     shrinks: 0,
     notes: [],
     commands: [],
