@@ -56,7 +56,7 @@ import {
 export type { SentRequest } from './session-wire.ts';
 import { GATEWAY_RETRIES, gatewayFate, gatewayWaitMs, isGatewayAnswer, pageText } from './gateway-answer.ts';
 import type { Deviation } from './wire-reader.ts';
-import { deviationTitle } from './deviation-title.ts';
+import { unreadableWhy } from './deviation-title.ts';
 import { AdminClient } from '../client/admin-client.ts';
 import { FreshClientAddresses } from './fresh-client-address.ts';
 import { httpTransport } from '../client/http-transport.ts';
@@ -497,15 +497,4 @@ export class LiveSession {
 function retryAfterMs(answer: RawAnswer): number | null {
   const seconds = Number(answer.headers['retry-after'] ?? Number.NaN);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(WAIT_MAX_MS, Math.max(1_000, seconds * 1_000)) : null;
-}
-
-/**
- * Why a 2xx could not be used, in words: the limit it was past (not read), else the first field the
- * operation needed that was missing or mistyped (the deviations raised as findings say them all).
- */
-function unreadableWhy(over: OverLimit | undefined, deviations: readonly Deviation[]): string | null {
-  if (over !== undefined)
-    return `${over.kind === 'too-large' ? 'its answer is over' : 'its JSON is nested deeper than'} ${over.limit}, afp's limit: not read`;
-  const first = deviations.find((deviation) => deviation.required) ?? deviations[0];
-  return first === undefined ? null : deviationTitle(first.kind, first.field, first.expected);
 }

@@ -52,8 +52,7 @@ import { TRADING_ORDER_COMMANDS } from './dialect-commands-trading.ts';
 import { openWallet, WALLET_COMMANDS, walletModel, type OpenedWallet } from './wallet-commands.ts';
 import { serviceAccount, type DialectDomainsModel, type DialectTradingModel } from './dialect-model-services.ts';
 import { openDomainsAccounts, openTradingAccounts, type OpenedService } from './service-accounts.ts';
-import { AdminClient } from '../../client/admin-client.ts';
-import { servedFaults, serviceFaultAt } from '../served-faults.ts';
+import { announcedOutages } from './target-outage.ts';
 
 export const DIALECT_MAX_COMMANDS = 40;
 /** What each registered account is funded with (admin deposits, funding commands; a faucet pays what it pays). */
@@ -330,51 +329,6 @@ function withFirstFailure(failure: CheckFailure, first: FirstFailure | null): Ch
   const command = (text: string): string => /^[A-Za-z]+/.exec(text)?.[0] ?? text;
   if (command(message) === command(failure.error)) return failure;
   return { ...failure, firstError: message };
-}
-
-/** Commands named in the note of those skipped at an outage; the rest are counted. */
-const OUTAGE_LABELS_MAX = 5;
-
-/**
- * The fault windows an afp serve announces (GET /_afp/platform): a command whose answer is a 500 or
- * 503 of one, at the serve's time (GET /_afp/clock, read at that answer), is skipped (target-outage.ts),
- * and the summary says how many were. Nothing where the target is no afp serve or lists no window.
- */
-async function announcedOutages(
-  target: Target,
-  notes: string[],
-): Promise<{ system: Pick<DialectSystem, 'inOutage' | 'outageMet'>; summary: () => string[] }> {
-  const none = { system: {}, summary: () => [] };
-  if (!target.afpServe || target.adminUrl === null) return none;
-  const admin = AdminClient.ofUrl(target.adminUrl);
-  const platform = await admin.platform();
-  const faults = platform.ok ? servedFaults(platform.value).filter((fault) => fault.game === undefined) : [];
-  if (faults.length === 0) return none;
-  notes.push(
-    `a 500 or 503 inside one of the target's ${faults.length} fault window(s) (GET /_afp/platform) is the outage it was told to answer: the command that met it is skipped, not judged`,
-  );
-  // Counted whole; the first labels are kept for the note (a long outage meets every run).
-  let met = 0;
-  const labels = new Set<string>();
-  return {
-    system: {
-      inOutage: async (service, status) => {
-        const clock = await admin.clock();
-        return clock.ok && serviceFaultAt(faults, service, status, clock.value.nowMs);
-      },
-      outageMet: (label) => {
-        met += 1;
-        if (labels.size <= OUTAGE_LABELS_MAX) labels.add(label);
-      },
-    },
-    summary: () => {
-      if (met === 0) return [];
-      const named = [...labels].slice(0, OUTAGE_LABELS_MAX).join(', ');
-      return [
-        `${met} command(s) met the target's fault windows and were skipped: ${named}${labels.size > OUTAGE_LABELS_MAX ? ', …' : ''}`,
-      ];
-    },
-  };
 }
 
 /**
