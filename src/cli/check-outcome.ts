@@ -28,6 +28,11 @@ function findingsError(verdict: FailingFindings): string {
   return `${count} finding${count === 1 ? '' : 's'} at --fail-on ${verdict.failOn} or above: ${verdict.failing.map((finding) => finding.id).join(', ')}`;
 }
 
+/** `N runs held`, `1 run held`. */
+export function runsHeld(runs: number): string {
+  return `${runs} run${runs === 1 ? '' : 's'} held`;
+}
+
 /** Whether the findings fail a run whose sequences held. */
 function failsOnFindings(result: CheckResult, verdict: FailingFindings | undefined): verdict is FailingFindings {
   return result.failure === undefined && verdict !== undefined && verdict.failing.length > 0;
@@ -99,7 +104,7 @@ export function formatOutcome(
   const atMost = `at most ${maxCommands} command${maxCommands === 1 ? '' : 's'} each`;
   if (failsOnFindings(result, verdict)) {
     lines.push(
-      `FAILED: ${findingsError(verdict)} (${result.runs} runs held the model, ${atMost})`,
+      `FAILED: ${findingsError(verdict)} (${runsHeld(result.runs)} the model, ${atMost})`,
       `seed: ${result.seed}`,
       ...(result.reproduce === undefined ? [] : [`reproduce: ${result.reproduce}`]),
     );
@@ -114,8 +119,8 @@ export function formatOutcome(
     const sent = `${result.commandsRun} sent`;
     lines.push(
       result.interrupted === true
-        ? `interrupted: ${result.runs} runs held (${atMost}, ${sent}) before the check was cut short, so it is not a pass`
-        : `ok: ${result.runs} runs held (${atMost}, ${sent})`,
+        ? `interrupted: ${runsHeld(result.runs)} (${atMost}, ${sent}) before the check was cut short, so it is not a pass`
+        : `ok: ${runsHeld(result.runs)} (${atMost}, ${sent})`,
     );
     return `${lines.join('\n')}\n`;
   }

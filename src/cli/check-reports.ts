@@ -12,7 +12,7 @@ import type { Finding } from '../report/findings/finding.ts';
 import type { ReportCheck, ReportFailure } from '../report/findings/findings-report.ts';
 import { writeFindingsReports } from '../report/findings/write-findings.ts';
 import type { FailOn } from '../report/findings/fail-on.ts';
-import { failureCurl, nothingRanError, ranNothing } from './check-outcome.ts';
+import { failureCurl, nothingRanError, ranNothing, runsHeld } from './check-outcome.ts';
 
 /** The report's checks: the sequences as one check, and one skipped check per command left out. */
 export function reportChecks(
@@ -37,7 +37,7 @@ export function reportChecks(
           findingIds,
           detail:
             result.commands === undefined
-              ? `${result.runs} runs held against ${result.target}`
+              ? `${runsHeld(result.runs)} against ${result.target}`
               : `commands: ${result.commands.join(', ')}`,
         };
   const leftOut = result.notes
@@ -64,7 +64,7 @@ export function reportFailure(result: CheckResult): ReportFailure | null {
   if (failure === undefined)
     return result.interrupted === true
       ? {
-          summary: `interrupted: ${result.runs} runs held before the check was cut short, so it is not a pass`,
+          summary: `interrupted: ${runsHeld(result.runs)} before the check was cut short, so it is not a pass`,
           ...(result.reproduce === undefined ? {} : { reproduce: result.reproduce }),
         }
       : null;

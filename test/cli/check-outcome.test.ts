@@ -51,6 +51,9 @@ describe('afp check verdict', () => {
     expect(formatOutcome([], HELD, 40, verdict)).toBe('ok: 10 runs held (at most 40 commands each, 137 sent)\n');
     expect(checkRecordFields(HELD, verdict)['failure']).toBeNull();
     expect(checkRecordFields(HELD, verdict)['commands_run']).toBe(137);
+    expect(formatOutcome([], { ...HELD, runs: 1, commandsRun: 3 }, 40)).toBe(
+      'ok: 1 run held (at most 40 commands each, 3 sent)\n',
+    );
   });
 
   test('runs that held but sent no command checked nothing: FAILED with the seed, never ok; the reports fail it', () => {
