@@ -25,14 +25,6 @@ import type { SentRequest } from '../live.ts';
 
 import { checkOptionErrors, REQUEST_TIMEOUT_MS_DEFAULT, type CheckOptions } from './check-options.ts';
 
-export {
-  checkOptionErrors,
-  REQUEST_TIMEOUT_MS_DEFAULT,
-  RUNS_DEFAULT,
-  RUNS_MAX,
-  type CheckOptions,
-} from './check-options.ts';
-
 /** The ending of each failure kind (core/command-failure.ts): for `afp check` in both its forms. */
 export function failureEnding(kind: 'mismatch' | 'unavailable' | 'error'): CommandFailure {
   return kind === 'mismatch' ? checkFailed() : kind === 'unavailable' ? unsettled() : crashed();

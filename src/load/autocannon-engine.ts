@@ -35,7 +35,7 @@ import autocannon, { type AutocannonClient } from 'autocannon';
 import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { WireMethod } from '../client/transport.ts';
-import { URL_METHODS } from './url-source.ts';
+import { URL_METHODS } from './url-method.ts';
 import { LoadRecorder, type LoadSnapshot } from './load-recorder.ts';
 import { requestFailed } from './load-run-transport.ts';
 

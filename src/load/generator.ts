@@ -39,8 +39,6 @@ import type { ArrivalSchedule } from './executors-arrival.ts';
 import type { ArrivalPlan, LoadPlan, VuPlan } from './executors.ts';
 import type { LoadRecorder } from './load-recorder.ts';
 
-export { systemLoadClock } from './system-load-clock.ts';
-
 /** Why and whether a run was asked to stop; shared by the CLI (signals), thresholds and the generator. */
 export class LoadStop {
   private stopReason: string | null = null;

@@ -15,7 +15,8 @@ import type { MountUrls } from '../client/transport.ts';
 import type { Target } from '../live.ts';
 import { parseScenario } from '../scenario/scenario.ts';
 import type { LoadPlan } from './executors.ts';
-import { LoadStop, systemLoadClock } from './generator.ts';
+import { LoadStop } from './generator.ts';
+import { systemLoadClock } from './system-load-clock.ts';
 import { runLoad, type LoadRunResult } from './load-run.ts';
 
 export interface LoadWorkerData {

@@ -18,8 +18,6 @@ import { WHOLE, type Shard } from './shard.ts';
 import { moduleUrl } from '../core/module-url.ts';
 import { runWorkerPool } from '../core/worker-pool.ts';
 
-export { WORKERS_MAX } from './workers-max.ts';
-
 /** Worker k's shard (1-based) of N within `machine`. */
 export function workerShard(machine: Shard, k: number, workers: number): Shard {
   return { index: machine.index + machine.count * (k - 1), count: machine.count * workers };

@@ -31,8 +31,6 @@ import {
   type SendOutcome,
 } from './load-run-transport.ts';
 
-export { URL_METHODS, urlEndpointName, urlMethodOf } from './url-method.ts';
-
 export interface UrlRequest {
   /** An absolute http(s) URL, path and query included. */
   readonly url: string;

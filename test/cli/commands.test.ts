@@ -12,7 +12,7 @@ import {
   MAX_SECONDS_DEFAULT,
 } from '../../src/cli/audit-house-edge.ts';
 import { MAX_COMMANDS } from '../../src/check/command-table.ts';
-import { RUNS_DEFAULT } from '../../src/check/run-check.ts';
+import { RUNS_DEFAULT } from '../../src/check/options.ts';
 import { AUTOCANNON_LIMITS } from '../../src/load/autocannon-engine.ts';
 import { FAIRNESS_BETS_DEFAULT } from '../../src/audit/options.ts';
 import { PROBE_TIMEOUT_MS } from '../../src/live/probe/probe-url.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { main as loadEnding } from '../../src/cli/load.ts';
-import { systemLoadClock } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import { loadRunFileText } from '../../src/load/load-run-file.ts';
 import { parseLoadFile } from '../../src/load/merge-files.ts';
 import { shardArrivals } from '../../src/load/shard.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { main as loadEnding } from '../../src/cli/load.ts';
-import { systemLoadClock } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import { mostlyRefused, refusedAnswers } from '../../src/load/refused-answers.ts';
 import { coded } from './ending-code.ts';
 

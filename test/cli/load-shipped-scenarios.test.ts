@@ -14,7 +14,7 @@ import { main as exportEnding } from '../../src/cli/export.ts';
 import { main as loadEnding } from '../../src/cli/load.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
-import { systemLoadClock } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { coded } from './ending-code.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { main as loadEnding, type LoadIo } from '../../src/cli/load.ts';
-import { systemLoadClock } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import { coded } from './ending-code.ts';
 
 const main = coded(loadEnding);

@@ -13,7 +13,7 @@ import { main as loadEnding, type LoadIo } from '../../src/cli/load.ts';
 import { main as runEnding } from '../../src/cli/run.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
-import { systemLoadClock } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';

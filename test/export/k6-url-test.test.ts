@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main as exportEnding } from '../../src/cli/export.ts';
 import { main as loadEnding } from '../../src/cli/load.ts';
-import { systemLoadClock } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import { k6ForTests } from '../fixtures/k6-binary.ts';
 import { selfSignedCertificate } from '../fixtures/self-signed.ts';
 import { coded } from '../cli/ending-code.ts';

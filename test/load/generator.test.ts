@@ -6,13 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ArrivalPlan, VuPlan } from '../../src/load/executors.ts';
-import {
-  LoadStop,
-  runGenerator,
-  systemLoadClock,
-  type IterationEnd,
-  type IterationSource,
-} from '../../src/load/generator.ts';
+import { LoadStop, runGenerator, type IterationEnd, type IterationSource } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import {
   LoadRecorder,
   percentilesOf,

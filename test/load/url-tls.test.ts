@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main as loadEnding, type LoadIo } from '../../src/cli/load.ts';
-import { systemLoadClock } from '../../src/load/generator.ts';
+import { systemLoadClock } from '../../src/load/options.ts';
 import { selfSignedCertificate } from '../fixtures/self-signed.ts';
 import { coded } from '../cli/ending-code.ts';
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main as loadEnding, type LoadIo } from '../../../src/cli/load.ts';
-import { systemLoadClock } from '../../../src/load/generator.ts';
+import { systemLoadClock } from '../../../src/load/options.ts';
 import { PROMETHEUS_BINARY, prometheusSkipReason } from './prometheus-presence.ts';
 import { LATENCY_BUCKETS_SECONDS } from '../../../src/load/metrics/metric-series.ts';
 import { K6, K6_SKIP, ROOT } from '../../export/k6-agents-kit.ts';
