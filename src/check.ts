@@ -5,7 +5,7 @@
 // and its commands directly (K6_BUNDLED): through this face the k6 script would reach node:* modules.
 
 // Running a check against the in-process platform
-export { type CheckFailure, type CheckResult, failureEnding, runCheck } from './check/run-check.ts';
+export { type CheckFailure, type CheckResult, runCheck } from './check/run-check.ts';
 export { runNames } from './check/check-target.ts';
 export type { CheckStop } from './check/replay-path.ts';
 export { CheckUnavailable } from './check/check-unavailable.ts';

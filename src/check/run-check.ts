@@ -18,17 +18,11 @@ import { commandLine } from '../core/shell-words.ts';
 import type { CheckTarget } from './check-target.ts';
 import { liveTarget } from './live-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
-import { checkFailed, crashed, unsettled, type CommandFailure } from '../core/command-failure.ts';
 import { CheckMismatch } from './check-mismatch.ts';
 import { CheckUnavailable, unrepeatedFailureText } from './check-unavailable.ts';
 import type { SentRequest } from '../live.ts';
 
 import { checkOptionErrors, REQUEST_TIMEOUT_MS_DEFAULT, type CheckOptions } from './check-options.ts';
-
-/** The ending of each failure kind (core/command-failure.ts): for `afp check` in both its forms. */
-export function failureEnding(kind: 'mismatch' | 'unavailable' | 'error'): CommandFailure {
-  return kind === 'mismatch' ? checkFailed() : kind === 'unavailable' ? unsettled() : crashed();
-}
 
 export interface CheckFailure {
   /** mismatch: a model rule broken (exit 3); unavailable: the target could not be worked with (exit 4); error: a bug (exit 1). */

@@ -13,20 +13,14 @@
  * check could not run against the target (no account, no answer, the time budget spent) · 1 any
  * other error (a bug) · 0 otherwise.
  */
-import {
-  DIALECT_MAX_COMMANDS,
-  runDialectCheck,
-  type DialectCheckOptions,
-  type DialectCheckResult,
-  failureEnding,
-} from '../check.ts';
+import { DIALECT_MAX_COMMANDS, runDialectCheck, type DialectCheckOptions, type DialectCheckResult } from '../check.ts';
 import { curlOf } from '../live.ts';
 import { SEVERITIES, type Finding } from '../report/findings/finding.ts';
 import { findingsEnding, reachesFailOn, type FailOn } from '../report/findings/fail-on.ts';
-import { checkRecordFields, formatOutcome, type FailingFindings, ranNothing } from './check-outcome.ts';
+import { checkEnding, checkRecordFields, formatOutcome, type FailingFindings } from './check-outcome.ts';
 import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';
-import { type Ending, unlessUnfinished, unsettled } from '../core/command-failure.ts';
+import type { Ending } from '../core/command-failure.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;
@@ -62,9 +56,7 @@ export async function checkThroughDialect(
     out(`reports: ${paths.join(', ')}\n`);
     record({ files: paths });
   }
-  if (result.failure !== undefined) return failureEnding(result.failure.kind);
-  if (ranNothing(result)) return unsettled();
-  return unlessUnfinished(findingsEnding(findings, request.failOn), result.interrupted === true);
+  return checkEnding(result, findingsEnding(findings, request.failOn));
 }
 
 /** The findings that reach --fail-on, most severe first (the collector's order): they fail the run. */

@@ -10,6 +10,7 @@
  */
 import type { CheckFailure, CheckResult } from '../check.ts';
 import { curlOf } from '../live.ts';
+import { checkFailed, crashed, type Ending, unlessUnfinished, unsettled } from '../core/command-failure.ts';
 
 /** The failing step's request as a curl line (the key as $AFP_KEY), or null (in-process, or a failure not repeated). */
 export function failureCurl(failure: Pick<CheckFailure, 'request'>): string | null {
@@ -28,9 +29,27 @@ function findingsError(verdict: FailingFindings): string {
   return `${count} finding${count === 1 ? '' : 's'} at --fail-on ${verdict.failOn} or above: ${verdict.failing.map((finding) => finding.id).join(', ')}`;
 }
 
+/** `N runs`, `1 run`. */
+function runsText(runs: number): string {
+  return `${runs} run${runs === 1 ? '' : 's'}`;
+}
+
 /** `N runs held`, `1 run held`. */
 export function runsHeld(runs: number): string {
-  return `${runs} run${runs === 1 ? '' : 's'} held`;
+  return `${runsText(runs)} held`;
+}
+
+/**
+ * How `afp check` ends, in both its forms: a failure by its kind (mismatch exit 3, unavailable 4,
+ * error 1), runs that sent nothing 4 (ranNothing), else `held` (a pass, or the findings' verdict),
+ * unless the check was cut short.
+ */
+export function checkEnding(result: CheckResult, held: Ending): Ending {
+  const failure = result.failure;
+  if (failure !== undefined)
+    return failure.kind === 'mismatch' ? checkFailed() : failure.kind === 'unavailable' ? unsettled() : crashed();
+  if (ranNothing(result)) return unsettled();
+  return unlessUnfinished(held, result.interrupted === true);
 }
 
 /** Whether the findings fail a run whose sequences held. */
@@ -50,7 +69,7 @@ export function ranNothing(result: CheckResult): boolean {
 
 /** The line of a check whose runs sent nothing (`error` in --json, the reports' summary). */
 export function nothingRanError(result: CheckResult): string {
-  return `no command was sent in ${result.runs} run${result.runs === 1 ? '' : 's'}, so nothing was checked (the runs drew no command whose precondition held: none at all, or only commands that wait on an agent, an account or room in the limits that no earlier command made); run more --runs or another --seed`;
+  return `no command was sent in ${runsText(result.runs)}, so nothing was checked (the runs drew no command whose precondition held: none at all, or only commands that wait on an agent, an account or room in the limits that no earlier command made); run more --runs or another --seed`;
 }
 
 /** --json's failure of a check whose runs sent nothing (kind `nothing-sent`), else null. */

@@ -10,14 +10,14 @@ import { MAX_COMMANDS } from '../check/options.ts';
 import { DEFAULT_FAIL_ON } from '../report/findings/fail-on.ts';
 import type { Target } from '../live.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
-import { checkRecordFields, formatOutcome, ranNothing } from './check-outcome.ts';
+import { checkEnding, checkRecordFields, formatOutcome } from './check-outcome.ts';
 import type { RecordFields } from './json-output.ts';
 import type { Progress } from './progress.ts';
 import type { InterruptIo } from './process-interrupt.ts';
 import type { Clock } from '../core/clock.ts';
 import type { CheckOptions } from '../check/options.ts';
 import type { FailOn } from '../report/findings/fail-on.ts';
-import { crashed, type Ending, invalidInput, PASSED, unlessUnfinished, unsettled } from '../core/command-failure.ts';
+import { crashed, type Ending, invalidInput, PASSED, unsettled } from '../core/command-failure.ts';
 
 /** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
 const DIALECT_CHECK_MAX_SECONDS = 900;
@@ -118,7 +118,7 @@ async function checkThroughDialectRuns(
 /** The runs against the documents' model (in process, or over a URL): the result printed, the reports written. */
 async function checkModelRuns(check: CheckRunsInput, io: CheckIo, record: RecordFields): Promise<Ending> {
   const { parsed, notServe, progress, onRun, stop } = check;
-  const [{ failureEnding, runCheck }, { CheckUnavailable }] = await Promise.all([
+  const [{ runCheck }, { CheckUnavailable }] = await Promise.all([
     import('../check/run-check.ts'),
     import('../check/check-unavailable.ts'),
   ]);
@@ -158,9 +158,7 @@ async function checkModelRuns(check: CheckRunsInput, io: CheckIo, record: Record
     io.out(`reports: ${paths.join(', ')}\n`);
     record({ files: paths });
   }
-  if (result.failure !== undefined) return failureEnding(result.failure.kind);
-  if (ranNothing(result)) return unsettled();
-  return unlessUnfinished(PASSED, result.interrupted === true);
+  return checkEnding(result, PASSED);
 }
 
 export function formatResult(result: CheckResult, maxCommands = MAX_COMMANDS): string {

@@ -42,8 +42,8 @@ const VERDICT_ON_STDOUT = 'the verdict is the report the command prints on stdou
 const SILENT_ALLOWED: Readonly<Record<string, string>> = {
   'src/cli/audit-house-edge.ts: return check.failed ? checkFailed() : PASSED;':
     "the model check's lines are the report, printed whether it holds or not (on stdout for a table)",
-  'src/cli/check-dialect.ts: if (ranNothing(result)) return unsettled();': `${VERDICT_ON_STDOUT} (FAILED: no command was sent in N runs)`,
-  'src/cli/check-runs.ts: if (ranNothing(result)) return unsettled();': `${VERDICT_ON_STDOUT} (FAILED: no command was sent in N runs)`,
+  "src/cli/check-outcome.ts: return failure.kind === 'mismatch' ? checkFailed() : failure.kind === 'unavailable' ? unsettled() : crashed();": `${VERDICT_ON_STDOUT} (FAILED: the error, the shrunk commands, seed, path and reproduce line)`,
+  'src/cli/check-outcome.ts: if (ranNothing(result)) return unsettled();': `${VERDICT_ON_STDOUT} (FAILED: no command was sent in N runs)`,
   'src/cli/load-merge.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds)`,
   'src/cli/load-view.ts: return thresholdFailed();': `${VERDICT_ON_STDOUT} (FAILED: n of m thresholds, or mostly refused)`,
   'src/cli/process-exit.ts: return new CommandFailure(ending.exitCode);':
